@@ -1,0 +1,39 @@
+package dev.limiter.core;
+
+/**
+ * Layout of the {@code long[] out} array that {@link RateLimitStrategy#check} and {@link KeyedLimiter#tryAcquire}
+ * fill, so a decision carries its numbers without allocating a result object.
+ *
+ * <p>Callers allocate one array per thread (or per call site) with {@link #newArray()} and reuse it.
+ */
+public final class Outcome {
+
+    /** Permits left in the current window / bucket after this decision (never negative). */
+    public static final int REMAINING = 0;
+
+    /** Epoch seconds at which the budget is fully restored (window end, bucket full). */
+    public static final int RESET_EPOCH_SECONDS = 1;
+
+    /** For a rejection: milliseconds until a retry can succeed (at least 1). 0 for an allowed request. */
+    public static final int RETRY_AFTER_MILLIS = 2;
+
+    /** The configured limit, so headers can be written without looking the rule up again. */
+    public static final int LIMIT = 3;
+
+    /** Length of an out array. */
+    public static final int SIZE = 4;
+
+    private Outcome() {
+    }
+
+    public static long[] newArray() {
+        return new long[SIZE];
+    }
+
+    /** Whole seconds to put in {@code Retry-After}: rounded up, at least 1. */
+    public static long retryAfterSeconds(long[] out) {
+        long millis = out[RETRY_AFTER_MILLIS];
+        long seconds = (millis + 999) / 1000;
+        return seconds < 1 ? 1 : seconds;
+    }
+}

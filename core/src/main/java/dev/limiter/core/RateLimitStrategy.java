@@ -1,0 +1,53 @@
+package dev.limiter.core;
+
+/**
+ * An admission algorithm: decides "allow or reject" for one key's {@link Bucket}.
+ *
+ * <p>This is also the service-provider interface for custom strategies: implement it, give it a public no-arg
+ * constructor and list it in {@code META-INF/services/dev.limiter.core.RateLimitStrategy}; rules then refer to
+ * it by {@link #name()}.
+ *
+ * <p>Contract for implementations (the request path runs here):
+ * <ul>
+ *   <li>thread-safe without locks: all mutable state lives in the bucket's pre-allocated slots, updated by CAS;</li>
+ *   <li>no allocation, no logging, no exceptions on the normal path;</li>
+ *   <li>time only from {@link LimitConfig#clock()}; a clock that steps backwards must not break the state.</li>
+ * </ul>
+ */
+public interface RateLimitStrategy {
+
+    /** The name rules use, e.g. {@code fixed-window}. Lower case, stable. */
+    String name();
+
+    /** A new bucket for one key, sized and initialised for this strategy (a token bucket starts full). */
+    Bucket newBucket(LimitConfig config);
+
+    /**
+     * Takes one permit if the limit allows it.
+     *
+     * @param out filled per {@link Outcome}: remaining, reset (epoch seconds), retry-after millis (rejects), limit
+     * @return true if the request is admitted
+     */
+    boolean check(Bucket bucket, LimitConfig config, long[] out);
+
+    /**
+     * Reads the budget without taking a permit (for JMX {@code remaining(key)} and headers). Fills {@code out}
+     * like {@link #check} and returns the remaining permits.
+     */
+    long peek(Bucket bucket, LimitConfig config, long[] out);
+
+    /**
+     * Gives a permit back when the guarded work ends. Only strategies that count work in flight
+     * ({@link #releasesOnExit()}) do anything here; it is called exactly once per admitted {@link #check}.
+     */
+    default void release(Bucket bucket, LimitConfig config) {
+    }
+
+    /** True if admitted calls must be followed by {@link #release} (a bulkhead / concurrency limit). */
+    default boolean releasesOnExit() {
+        return false;
+    }
+
+    /** True if the bucket holds no information worth keeping (full budget, nothing in flight): it may be evicted. */
+    boolean isIdle(Bucket bucket, LimitConfig config);
+}
