@@ -1,0 +1,54 @@
+package dev.limiter.it.app.jetty12;
+
+import dev.limiter.it.app.Endpoints;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.Servlet;
+import java.util.EnumSet;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.ee10.servlet.ServletMapping;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/**
+ * Embedded Jetty 12 (ee10, jakarta.servlet 6.0) serving the shared test endpoints. {@code main([port])}
+ * (default 0: any free port) prints {@code LISTENING <port>} on stdout once requests are accepted.
+ */
+public final class Jetty12App {
+
+    private Jetty12App() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
+        Server server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setPort(port);
+        server.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler("/");
+        Endpoints.registerAll(new Endpoints.Registry() {
+            @Override
+            public void servlet(String name, Servlet servlet, String... mappings) {
+                context.getServletHandler().addServlet(new ServletHolder(name, servlet));
+                ServletMapping mapping = new ServletMapping();
+                mapping.setServletName(name);
+                mapping.setPathSpecs(mappings);
+                context.getServletHandler().addServletMapping(mapping);
+            }
+
+            @Override
+            public void filter(String name, Filter filter, String mapping) {
+                FilterHolder holder = new FilterHolder(filter);
+                holder.setName(name);
+                context.addFilter(holder, mapping, EnumSet.of(DispatcherType.REQUEST));
+            }
+        });
+        server.setHandler(context);
+        server.start();
+        System.out.println("LISTENING " + connector.getLocalPort());
+        System.out.flush();
+        server.join();
+    }
+}

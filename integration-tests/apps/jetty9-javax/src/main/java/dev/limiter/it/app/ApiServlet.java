@@ -1,0 +1,24 @@
+package dev.limiter.it.app;
+
+import javax.servlet.http.HttpServlet;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+import java.io.IOException;
+
+/** The fast endpoints: {@code /api/hello} and {@code /api/items/{id}}; every scenario uses its own item id. */
+public final class ApiServlet extends HttpServlet {
+
+    private static final String ITEMS = "/items/";
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String info = request.getPathInfo() == null ? "" : request.getPathInfo();
+        if (info.equals("/hello")) {
+            Responses.text(response, 200, "hello");
+        } else if (info.startsWith(ITEMS) && info.length() > ITEMS.length()) {
+            Responses.text(response, 200, "item " + info.substring(ITEMS.length()));
+        } else {
+            Responses.text(response, 404, "no such api: " + info);
+        }
+    }
+}

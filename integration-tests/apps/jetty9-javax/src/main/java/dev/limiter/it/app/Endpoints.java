@@ -1,0 +1,34 @@
+package dev.limiter.it.app;
+
+import javax.servlet.Filter;
+import javax.servlet.Servlet;
+
+/**
+ * The one list of what every test server serves, so Tomcat and Jetty wire exactly the same application. A
+ * server module implements {@link Registry} with its own embedding API.
+ *
+ * <p>The classes of this package are the javax.servlet twins of {@code apps/servlets-jakarta} (same sources,
+ * {@code jakarta.servlet} replaced by {@code javax.servlet}): change both together.
+ */
+public final class Endpoints {
+
+    /** How a server registers a servlet or a filter. */
+    public interface Registry {
+        void servlet(String name, Servlet servlet, String... mappings);
+
+        /** A filter for REQUEST dispatches only (the servlet default), on the given mapping. */
+        void filter(String name, Filter filter, String mapping);
+    }
+
+    private Endpoints() {
+    }
+
+    public static void registerAll(Registry registry) {
+        registry.filter("app-filter", new AppFilter(), "/*");
+        registry.servlet("api", new ApiServlet(), "/api/*");
+        registry.servlet("slow", new SlowServlet(), "/slow", "/reports/*");
+        registry.servlet("forward", new ForwardServlet(), "/forward");
+        registry.servlet("boom", new BoomServlet(), "/boom");
+        registry.servlet("control", new ControlServlet(), "/app/*");
+    }
+}

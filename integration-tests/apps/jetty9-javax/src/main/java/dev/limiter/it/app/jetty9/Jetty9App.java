@@ -1,0 +1,55 @@
+package dev.limiter.it.app.jetty9;
+
+import dev.limiter.it.app.Endpoints;
+import javax.servlet.DispatcherType;
+import javax.servlet.Filter;
+import javax.servlet.Servlet;
+import java.util.EnumSet;
+import org.eclipse.jetty.servlet.FilterHolder;
+import org.eclipse.jetty.servlet.ServletContextHandler;
+import org.eclipse.jetty.servlet.ServletHolder;
+import org.eclipse.jetty.servlet.ServletMapping;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/**
+ * Embedded Jetty 9.4 (javax.servlet 3.1) serving the shared test endpoints. {@code main([port])}
+ * (default 0: any free port) prints {@code LISTENING <port>} on stdout once requests are accepted.
+ */
+public final class Jetty9App {
+
+    private Jetty9App() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
+        Server server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setPort(port);
+        server.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler();
+        context.setContextPath("/");
+        Endpoints.registerAll(new Endpoints.Registry() {
+            @Override
+            public void servlet(String name, Servlet servlet, String... mappings) {
+                context.getServletHandler().addServlet(new ServletHolder(name, servlet));
+                ServletMapping mapping = new ServletMapping();
+                mapping.setServletName(name);
+                mapping.setPathSpecs(mappings);
+                context.getServletHandler().addServletMapping(mapping);
+            }
+
+            @Override
+            public void filter(String name, Filter filter, String mapping) {
+                FilterHolder holder = new FilterHolder(filter);
+                holder.setName(name);
+                context.addFilter(holder, mapping, EnumSet.of(DispatcherType.REQUEST));
+            }
+        });
+        server.setHandler(context);
+        server.start();
+        System.out.println("LISTENING " + connector.getLocalPort());
+        System.out.flush();
+        server.join();
+    }
+}

@@ -1,0 +1,29 @@
+package dev.limiter.it.app;
+
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+
+/**
+ * Test-side controls under {@code /app/}: {@code filter-count} (how often {@link AppFilter} ran),
+ * {@code gate?name=N} (how many requests arrived at that gate) and {@code release?name=N} (open it).
+ * Tests must keep rules off {@code /app/**}.
+ */
+public final class ControlServlet extends HttpServlet {
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String info = request.getPathInfo() == null ? "" : request.getPathInfo();
+        switch (info) {
+            case "/filter-count" -> Responses.text(response, 200, Long.toString(AppFilter.count()));
+            case "/gate" -> Responses.text(response, 200,
+                    Integer.toString(Gate.named(request.getParameter("name")).arrived()));
+            case "/release" -> {
+                Gate.named(request.getParameter("name")).open();
+                Responses.text(response, 200, "released");
+            }
+            default -> Responses.text(response, 404, "no such control: " + info);
+        }
+    }
+}
