@@ -1,0 +1,111 @@
+package dev.limiter.bootstrap;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The single entry point woven code calls. Inlined servlet advice calls {@link #servletEnter} and
+ * {@link #servletExit}; everything else happens in the {@link BridgeDelegate} the agent installs.
+ *
+ * <p>Why this class is on the bootstrap class path: advice is inlined into application classes loaded by any
+ * loader (the web-app loader, a fat-jar loader, the server's own loader); only the bootstrap loader is visible
+ * from all of them. So this class uses JDK types only and holds nothing but a volatile delegate and a
+ * per-thread {@link RequestFrame}.
+ *
+ * <p>The call-depth guard lives here: only the outermost servlet/filter entry of a thread asks the delegate,
+ * so a filter chain, a framework servlet behind a filter, forwards and includes are checked once. Until a
+ * delegate is installed, or while the bridge is disabled, every call is allowed. Nothing thrown by the
+ * delegate escapes into the application: it is counted in {@link #internalErrors()} and the call proceeds.
+ */
+public final class LimiterBridge {
+
+    private static final ThreadLocal<RequestFrame> FRAME = ThreadLocal.withInitial(RequestFrame::new);
+    private static final LongAdder INTERNAL_ERRORS = new LongAdder();
+
+    private static volatile BridgeDelegate delegate;
+    private static volatile boolean enabled = true;
+
+    private LimiterBridge() {
+    }
+
+    /**
+     * Servlet/filter entry. Returns true when the request was rejected (the response is written), so the
+     * advice skips the method body.
+     */
+    public static boolean servletEnter(Object request, Object response) {
+        RequestFrame frame = FRAME.get();
+        if (frame.depth++ > 0) {
+            return false;
+        }
+        frame.begin(request, response);
+        BridgeDelegate current = delegate;
+        if (current == null || !enabled) {
+            return false;
+        }
+        frame.delegate = current;
+        frame.started = true;
+        try {
+            return current.onRequestStart(frame);
+        } catch (Throwable t) {
+            INTERNAL_ERRORS.increment();
+            return false;
+        }
+    }
+
+    /** Servlet/filter exit; runs however the method ended, including after a rejection. */
+    public static void servletExit() {
+        RequestFrame frame = FRAME.get();
+        if (frame.depth == 0) {
+            return;
+        }
+        if (--frame.depth > 0) {
+            return;
+        }
+        try {
+            if (frame.started) {
+                frame.delegate.onRequestEnd(frame);
+            }
+        } catch (Throwable t) {
+            INTERNAL_ERRORS.increment();
+        } finally {
+            frame.end();
+        }
+    }
+
+    /**
+     * The servlet request being served on the calling thread (javax or jakarta, as {@code Object}), or null
+     * outside a request. Later checks on the same thread (JAX-RS, plain methods) key on it.
+     */
+    public static Object currentRequest() {
+        RequestFrame frame = FRAME.get();
+        return frame.depth > 0 ? frame.request() : null;
+    }
+
+    /** Installs the agent's delegate (null uninstalls: every call is then allowed). */
+    public static void install(BridgeDelegate newDelegate) {
+        delegate = newDelegate;
+    }
+
+    /** The installed delegate, or null. */
+    public static BridgeDelegate delegate() {
+        return delegate;
+    }
+
+    /** Turns all checking on or off at run time (JMX); off means every call is allowed. */
+    public static void setEnabled(boolean on) {
+        enabled = on;
+    }
+
+    public static boolean isEnabled() {
+        return enabled;
+    }
+
+    /** Throwables the bridge caught from the delegate (the delegate counts its own handled errors itself). */
+    public static long internalErrors() {
+        return INTERNAL_ERRORS.sum();
+    }
+
+    /** Counts an error caught elsewhere in the limiter that belongs to no rule. */
+    public static void countInternalError() {
+        INTERNAL_ERRORS.increment();
+    }
+}

@@ -1,0 +1,53 @@
+package dev.limiter.bootstrap;
+
+/**
+ * The per-thread record of the request being served: the servlet call depth, the request and response objects
+ * while the outermost entry runs, and one slot the delegate owns for its scratch buffers.
+ *
+ * <p>One instance per thread, reused for every request, so the request path allocates nothing. It is a plain
+ * mutable class (not a record) for that reason, and it is only ever touched by its own thread.
+ */
+public final class RequestFrame {
+
+    int depth;
+    boolean started;
+    BridgeDelegate delegate;
+    private Object request;
+    private Object response;
+    private Object scratch;
+
+    RequestFrame() {
+    }
+
+    /** The servlet request (javax or jakarta) being served on this thread, or null between requests. */
+    public Object request() {
+        return request;
+    }
+
+    /** The servlet response that goes with {@link #request()}, or null between requests. */
+    public Object response() {
+        return response;
+    }
+
+    /** Per-thread state the delegate keeps across requests (buffers); null until it sets one. */
+    public Object scratch() {
+        return scratch;
+    }
+
+    /** Stores the delegate's per-thread state; it survives from request to request on this thread. */
+    public void scratch(Object value) {
+        scratch = value;
+    }
+
+    void begin(Object request, Object response) {
+        this.request = request;
+        this.response = response;
+    }
+
+    void end() {
+        request = null;
+        response = null;
+        started = false;
+        delegate = null;
+    }
+}
