@@ -1,0 +1,79 @@
+package dev.limiter.bench;
+
+import com.google.common.util.concurrent.RateLimiter;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Peer: Guava's {@link RateLimiter} doing our job, {@code tryAcquire()} (no waiting) on one shared limiter with
+ * the {@link SameLimits} expressed as permits per second. Guava has no window, only a rate, and it takes a lock
+ * on every call: the 2-thread run shows what that costs.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(BenchmarkDefaults.FORKS)
+@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
+@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
+public class GuavaBenchmark {
+
+    @Benchmark
+    public boolean tryAcquire(Allowed state) {
+        return state.limiter.tryAcquire();
+    }
+
+    @Benchmark
+    public boolean tryAcquireRejected(Exhausted state) {
+        return state.limiter.tryAcquire();
+    }
+
+    @SuppressWarnings("UnstableApiUsage")
+    static RateLimiter newLimiter(int limit, java.time.Duration window) {
+        return RateLimiter.create(limit * 1_000.0 / window.toMillis());
+    }
+
+    /** A limiter far from its rate. */
+    @State(Scope.Benchmark)
+    public static class Allowed {
+
+        RateLimiter limiter;
+
+        @Setup
+        public void setUp() {
+            limiter = newLimiter(SameLimits.ALLOWED_LIMIT, SameLimits.ALLOWED_WINDOW);
+        }
+
+        @TearDown(Level.Iteration)
+        public void stillOnTheAllowedPath() {
+            OurLimiters.requireAllowed(limiter.tryAcquire(), "guava");
+        }
+    }
+
+    /** A limiter whose next permit is a day away. */
+    @State(Scope.Benchmark)
+    public static class Exhausted {
+
+        RateLimiter limiter;
+
+        @Setup
+        public void setUp() {
+            limiter = newLimiter(SameLimits.EXHAUSTED_LIMIT, SameLimits.EXHAUSTED_WINDOW);
+            OurLimiters.requireAllowed(limiter.tryAcquire(), "guava");
+        }
+
+        @TearDown(Level.Iteration)
+        public void stillOnTheRejectedPath() {
+            OurLimiters.requireRejected(limiter.tryAcquire(), "guava");
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package dev.limiter.bench;
+
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.RateLimitStrategy;
+import dev.limiter.core.Strategies;
+
+/**
+ * Builds our side of each comparison from {@link SameLimits}, and fails a benchmark loudly when it is not on the
+ * path it claims to measure (a rejected call costs less than an admitted one, so a silent switch would flatter
+ * us).
+ */
+final class OurLimiters {
+
+    private OurLimiters() {
+    }
+
+    static RateLimitStrategy strategy(String name) {
+        RateLimitStrategy strategy = Strategies.byName(name);
+        if (strategy == null) {
+            throw new IllegalArgumentException("unknown strategy " + name + "; known: " + Strategies.names());
+        }
+        return strategy;
+    }
+
+    static LimitConfig allowedConfig() {
+        return LimitConfig.of(SameLimits.ALLOWED_LIMIT, SameLimits.ALLOWED_WINDOW.toMillis());
+    }
+
+    static LimitConfig exhaustedConfig() {
+        return LimitConfig.of(SameLimits.EXHAUSTED_LIMIT, SameLimits.EXHAUSTED_WINDOW.toMillis());
+    }
+
+    static void requireAllowed(boolean allowed, String what) {
+        if (!allowed) {
+            throw new IllegalStateException(what + " rejected a call: the benchmark left the allowed path");
+        }
+    }
+
+    static void requireRejected(boolean allowed, String what) {
+        if (allowed) {
+            throw new IllegalStateException(what + " admitted a call: the benchmark left the rejected path");
+        }
+    }
+}

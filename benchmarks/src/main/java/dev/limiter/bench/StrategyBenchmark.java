@@ -1,0 +1,58 @@
+package dev.limiter.bench;
+
+import dev.limiter.core.Bucket;
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.RateLimitStrategy;
+import dev.limiter.core.Outcome;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One hot key, allowed path: {@link RateLimitStrategy#check} on a single shared bucket, the cost the agent pays
+ * per admitted request once the key is found. All benchmark threads hit the same bucket, so the 2-thread run
+ * measures CAS contention on one key, the worst case.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(BenchmarkDefaults.FORKS)
+@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
+@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
+public class StrategyBenchmark {
+
+    @Param({"fixed-window", "token-bucket", "sliding-window", "leaky-bucket"})
+    String strategy;
+
+    private RateLimitStrategy algorithm;
+    private LimitConfig config;
+    private Bucket bucket;
+
+    @Setup
+    public void setUp() {
+        algorithm = OurLimiters.strategy(strategy);
+        config = OurLimiters.allowedConfig();
+        bucket = algorithm.newBucket(config);
+    }
+
+    @Benchmark
+    public boolean check(ThreadOut thread) {
+        return algorithm.check(bucket, config, thread.out);
+    }
+
+    @TearDown(Level.Iteration)
+    public void stillOnTheAllowedPath() {
+        OurLimiters.requireAllowed(algorithm.check(bucket, config, Outcome.newArray()), strategy);
+    }
+}
