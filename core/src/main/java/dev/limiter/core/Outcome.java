@@ -30,6 +30,36 @@ public final class Outcome {
         return new long[SIZE];
     }
 
+    /**
+     * Fills {@code out} for an admitted request and returns {@code true}; for strategies, including custom ones.
+     *
+     * @param resetEpochMillis when the budget is fully restored (rounded up to whole seconds)
+     */
+    public static boolean allow(long[] out, long remaining, long resetEpochMillis, long limit) {
+        out[REMAINING] = remaining < 0 ? 0 : remaining;
+        out[RESET_EPOCH_SECONDS] = ceilSeconds(resetEpochMillis);
+        out[RETRY_AFTER_MILLIS] = 0;
+        out[LIMIT] = limit;
+        return true;
+    }
+
+    /**
+     * Fills {@code out} for a rejected request and returns {@code false}; {@code retryAfterMillis} is raised to 1.
+     */
+    public static boolean reject(long[] out, long remaining, long resetEpochMillis, long retryAfterMillis,
+            long limit) {
+        out[REMAINING] = remaining < 0 ? 0 : remaining;
+        out[RESET_EPOCH_SECONDS] = ceilSeconds(resetEpochMillis);
+        out[RETRY_AFTER_MILLIS] = retryAfterMillis < 1 ? 1 : retryAfterMillis;
+        out[LIMIT] = limit;
+        return false;
+    }
+
+    /** Epoch millis to epoch seconds, rounded up (a reset is never announced early). */
+    public static long ceilSeconds(long epochMillis) {
+        return Math.floorDiv(epochMillis + 999, 1000);
+    }
+
     /** Whole seconds to put in {@code Retry-After}: rounded up, at least 1. */
     public static long retryAfterSeconds(long[] out) {
         long millis = out[RETRY_AFTER_MILLIS];

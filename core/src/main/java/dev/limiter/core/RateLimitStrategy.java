@@ -50,4 +50,32 @@ public interface RateLimitStrategy {
 
     /** True if the bucket holds no information worth keeping (full budget, nothing in flight): it may be evicted. */
     boolean isIdle(Bucket bucket, LimitConfig config);
+
+    /**
+     * Checks that this strategy can run with {@code config}, beyond the ranges {@link LimitConfig} itself checks
+     * (e.g. the sliding window packs its counts in 21 bits). Called when a rule is compiled or reconfigured,
+     * never on the request path.
+     *
+     * @throws IllegalArgumentException naming the value that does not fit
+     */
+    default void validate(LimitConfig config) {
+    }
+
+    /**
+     * Atomically makes an idle bucket unusable so a keyed store can drop it without losing a permit taken
+     * concurrently; returns false (and changes nothing) if the bucket is not idle. Strategies whose state may be
+     * lost harmlessly keep the default, which only checks {@link #isIdle}; a bulkhead must override it, because
+     * a permit taken on a dropped bucket could never be released.
+     */
+    default boolean retire(Bucket bucket, LimitConfig config) {
+        return isIdle(bucket, config);
+    }
+
+    /**
+     * True if {@link #retire} succeeded on this bucket: {@link #check} then rejects and the caller must look the
+     * key up again (a new bucket replaces the retired one).
+     */
+    default boolean isRetired(Bucket bucket) {
+        return false;
+    }
 }

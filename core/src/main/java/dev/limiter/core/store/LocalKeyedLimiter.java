@@ -1,0 +1,265 @@
+package dev.limiter.core.store;
+
+import dev.limiter.core.Bucket;
+import dev.limiter.core.KeyedLimiter;
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.Outcome;
+import dev.limiter.core.RateLimitStrategy;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One rule's buckets in this JVM: key (client IP, user, header value...) to {@link Bucket}, bounded.
+ *
+ * <p>Request path: an existing key costs one {@link ConcurrentHashMap#get} (no lock, no allocation; the key's
+ * hash is cached in the String) plus the strategy's CAS. Only a new key takes the slow path.
+ *
+ * <p>Why bounded, and how: keyed limiters die by key cardinality (one random key per request exhausts the heap),
+ * so at most {@code maxKeys} keys live at once. A new key first reserves a slot in an atomic counter; when the
+ * store is full it evicts before inserting, with a CLOCK-like sampled sweep: a hand walks the map (a weakly
+ * consistent iterator, kept across calls so every key gets its turn), drops every idle key it meets in a sample
+ * of {@value #SAMPLE} entries (idle = the strategy says the bucket holds nothing worth keeping: a full budget,
+ * nothing in flight), and if the sample held no idle key, drops the first key that is not a bulkhead with work in
+ * flight. Evicting a non-idle key resets that key's budget: under a flood of new keys, an existing key can get a
+ * fresh budget. That is the price of the bound (documented in docs/strategies.md). Keys with calls in flight are
+ * never evicted ({@link RateLimitStrategy#retire}); if every key has calls in flight the new key is rejected.
+ *
+ * <p>Why not Caffeine: core is JDK-only, and its W-TinyLFU admission buys hit-rate, which a limiter does not
+ * need: an evicted key costs a budget reset, not a cache miss to recompute, and idle keys (the common victims)
+ * cost nothing at all.
+ *
+ * <p>The counter is incremented before a put and decremented after a remove, so the map never holds more than
+ * {@code maxKeys} entries, even with many threads inserting at once.
+ */
+public final class LocalKeyedLimiter implements KeyedLimiter {
+
+    /** Entries the eviction hand looks at per sweep. */
+    static final int SAMPLE = 16;
+
+    private final RateLimitStrategy strategy;
+    private final int maxKeys;
+    private final boolean releases;
+    private final ConcurrentHashMap<String, Bucket> buckets;
+    private final AtomicInteger size = new AtomicInteger();
+    private final Object handLock = new Object();
+    private Iterator<Map.Entry<String, Bucket>> hand;
+    private volatile LimitConfig config;
+
+    private LocalKeyedLimiter(RateLimitStrategy strategy, LimitConfig config, int maxKeys) {
+        this.strategy = strategy;
+        this.config = config;
+        this.maxKeys = maxKeys;
+        this.releases = strategy.releasesOnExit();
+        this.buckets = new ConcurrentHashMap<>(Math.min(maxKeys, 1024));
+    }
+
+    /**
+     * A limiter for one rule.
+     *
+     * @param maxKeys the most keys with live state; new keys beyond it evict others
+     * @throws IllegalArgumentException if {@code maxKeys < 1} or the strategy rejects the config
+     */
+    public static LocalKeyedLimiter create(RateLimitStrategy strategy, LimitConfig config, int maxKeys) {
+        if (strategy == null || config == null) {
+            throw new IllegalArgumentException("strategy and config are required");
+        }
+        if (maxKeys < 1) {
+            throw new IllegalArgumentException("maxKeys must be at least 1: " + maxKeys);
+        }
+        strategy.validate(config);
+        return new LocalKeyedLimiter(strategy, config, maxKeys);
+    }
+
+    @Override
+    public boolean tryAcquire(String key, long[] out) {
+        LimitConfig cfg = config;
+        Bucket bucket = buckets.get(key);
+        for (;;) {
+            if (bucket == null) {
+                bucket = insert(key, cfg);
+                if (bucket == null) {
+                    return Outcome.reject(out, 0, cfg.clock().millis(), cfg.windowMillis(), cfg.limit());
+                }
+            }
+            if (strategy.check(bucket, cfg, out)) {
+                return true;
+            }
+            if (!releases || !strategy.isRetired(bucket)) {
+                return false;
+            }
+            remove(key, bucket); // retired by the eviction hand: help it, then take a fresh bucket
+            bucket = buckets.get(key);
+        }
+    }
+
+    @Override
+    public void release(String key) {
+        if (!releases) {
+            return;
+        }
+        Bucket bucket = buckets.get(key);
+        if (bucket != null) {
+            strategy.release(bucket, config);
+        }
+    }
+
+    @Override
+    public long remaining(String key, long[] out) {
+        LimitConfig cfg = config;
+        Bucket bucket = buckets.get(key);
+        if (bucket == null) {
+            bucket = strategy.newBucket(cfg); // not stored: reading must not fill the map
+        }
+        return strategy.peek(bucket, cfg, out);
+    }
+
+    @Override
+    public int activeKeys() {
+        return size.get();
+    }
+
+    /** The most keys this limiter keeps. */
+    public int maxKeys() {
+        return maxKeys;
+    }
+
+    @Override
+    public void reset() {
+        for (String key : buckets.keySet()) {
+            resetKey(key);
+        }
+    }
+
+    @Override
+    public void resetKey(String key) {
+        if (buckets.remove(key) != null) {
+            size.decrementAndGet();
+        }
+    }
+
+    @Override
+    public LimitConfig config() {
+        return config;
+    }
+
+    @Override
+    public RateLimitStrategy strategy() {
+        return strategy;
+    }
+
+    @Override
+    public void reconfigure(LimitConfig config) {
+        if (config == null) {
+            throw new IllegalArgumentException("config must not be null");
+        }
+        strategy.validate(config);
+        this.config = config;
+    }
+
+    /**
+     * Drops every idle key now (a maintenance sweep, e.g. from JMX or a timer); returns how many were dropped.
+     * Not needed for the bound, which insertion enforces.
+     */
+    public int evictIdle() {
+        LimitConfig cfg = config;
+        int dropped = 0;
+        for (Map.Entry<String, Bucket> e : buckets.entrySet()) {
+            if (strategy.retire(e.getValue(), cfg) && remove(e.getKey(), e.getValue())) {
+                dropped++;
+            }
+        }
+        return dropped;
+    }
+
+    /** The bucket of {@code key}, for tests and diagnostics; null if the key has no state. */
+    Bucket bucket(String key) {
+        return buckets.get(key);
+    }
+
+    private boolean remove(String key, Bucket bucket) {
+        if (buckets.remove(key, bucket)) {
+            size.decrementAndGet();
+            return true;
+        }
+        return false;
+    }
+
+    /** Slow path: a key without state. Returns null if the store is full of keys that cannot be evicted. */
+    private Bucket insert(String key, LimitConfig cfg) {
+        for (;;) {
+            Bucket existing = buckets.get(key);
+            if (existing != null) {
+                return existing;
+            }
+            int n = size.get();
+            if (n < maxKeys) {
+                if (!size.compareAndSet(n, n + 1)) {
+                    continue;
+                }
+                Bucket fresh = strategy.newBucket(cfg);
+                Bucket raced = buckets.putIfAbsent(key, fresh);
+                if (raced == null) {
+                    return fresh;
+                }
+                size.decrementAndGet();
+                return raced;
+            }
+            if (!evict(cfg)) {
+                return null;
+            }
+        }
+    }
+
+    /**
+     * Frees at least one slot, or returns false if a full lap of the map found nothing evictable (every key is a
+     * bulkhead with calls in flight).
+     */
+    private boolean evict(LimitConfig cfg) {
+        synchronized (handLock) {
+            if (size.get() < maxKeys) {
+                return true; // another thread freed a slot meanwhile
+            }
+            int budget = Math.max(SAMPLE, size.get() + SAMPLE); // at most a full lap
+            int dropped = 0;
+            int inSample = 0;
+            String victimKey = null;
+            Bucket victim = null;
+            while (budget-- > 0) {
+                if (hand == null || !hand.hasNext()) {
+                    hand = buckets.entrySet().iterator();
+                    if (!hand.hasNext()) {
+                        return true; // emptied concurrently
+                    }
+                }
+                Map.Entry<String, Bucket> e = hand.next();
+                Bucket b = e.getValue();
+                if (strategy.retire(b, cfg)) {
+                    if (remove(e.getKey(), b)) {
+                        dropped++;
+                    }
+                } else if (victim == null && !releases) {
+                    victimKey = e.getKey();
+                    victim = b;
+                }
+                if (++inSample >= SAMPLE && (dropped > 0 || victim != null)) {
+                    break;
+                }
+            }
+            if (dropped > 0) {
+                return true;
+            }
+            if (victim != null) {
+                remove(victimKey, victim); // forced: resets the budget of a non-idle key
+                return true;
+            }
+            return size.get() < maxKeys;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LocalKeyedLimiter[" + strategy.name() + ", " + config + ", keys=" + size.get() + "/" + maxKeys + "]";
+    }
+}

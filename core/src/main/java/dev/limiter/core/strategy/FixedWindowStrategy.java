@@ -1,0 +1,112 @@
+package dev.limiter.core.strategy;
+
+import dev.limiter.core.Bucket;
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.Outcome;
+import dev.limiter.core.RateLimitStrategy;
+
+/**
+ * Fixed window counter: at most {@code limit} permits in each clock-aligned window
+ * {@code [k * windowMillis, (k + 1) * windowMillis)}.
+ *
+ * <p>State: one word in slot 0, high 32 bits = window index {@code k} (mod 2^32), low 32 bits = count. One CAS
+ * per request both counts and, when the window has changed, resets: there is no separate "reset" write that
+ * could race with a count. The count is only incremented while below the limit ({@code <= 2^31 - 1}), so it
+ * can never overflow its 32 bits; a corrupt full count simply rejects.
+ *
+ * <p>Burst: up to {@code 2 * limit} around a window boundary (the end of one window plus the start of the next).
+ * Use the sliding window when that matters.
+ *
+ * <p>Clock steps backwards: within the same window nothing changes; into the previous window, requests keep
+ * counting against the stored (later) window, so a step back never grants a fresh budget; a larger step back
+ * starts a new window at the current time instead of waiting (a window can never get stuck).
+ *
+ * <p>Reconfigure: a new limit applies to the current count at once (a lower limit rejects until the window
+ * ends); a new window length changes the window index, so the count restarts with the next check.
+ */
+public final class FixedWindowStrategy implements RateLimitStrategy {
+
+    public static final String NAME = "fixed-window";
+    public static final FixedWindowStrategy INSTANCE = new FixedWindowStrategy();
+
+    private static final long COUNT_MASK = 0xFFFF_FFFFL;
+
+    public FixedWindowStrategy() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Bucket newBucket(LimitConfig config) {
+        long window = Math.floorDiv(config.clock().millis(), config.windowMillis());
+        return new Bucket(window << 32, 0);
+    }
+
+    @Override
+    public boolean check(Bucket bucket, LimitConfig config, long[] out) {
+        long now = config.clock().millis();
+        long windowMillis = config.windowMillis();
+        long limit = config.limit();
+        long nowWindow = Math.floorDiv(now, windowMillis);
+        for (;;) {
+            long state = bucket.slot0();
+            int ahead = (int) (state >>> 32) - (int) nowWindow;
+            long window;
+            long count;
+            if (ahead == 0 || ahead == 1) {
+                window = nowWindow + ahead;
+                count = state & COUNT_MASK;
+            } else {
+                window = nowWindow;
+                count = 0;
+            }
+            long windowEnd = (window + 1) * windowMillis;
+            if (count >= limit) {
+                return Outcome.reject(out, 0, windowEnd, windowEnd - now, limit);
+            }
+            if (bucket.casSlot0(state, (window << 32) | (count + 1))) {
+                return Outcome.allow(out, limit - count - 1, windowEnd, limit);
+            }
+        }
+    }
+
+    @Override
+    public long peek(Bucket bucket, LimitConfig config, long[] out) {
+        long now = config.clock().millis();
+        long windowMillis = config.windowMillis();
+        long limit = config.limit();
+        long nowWindow = Math.floorDiv(now, windowMillis);
+        long state = bucket.slot0();
+        int ahead = (int) (state >>> 32) - (int) nowWindow;
+        long window = nowWindow;
+        long count = 0;
+        if (ahead == 0 || ahead == 1) {
+            window = nowWindow + ahead;
+            count = state & COUNT_MASK;
+        }
+        long windowEnd = (window + 1) * windowMillis;
+        long remaining = count >= limit ? 0 : limit - count;
+        if (remaining == 0) {
+            Outcome.reject(out, 0, windowEnd, windowEnd - now, limit);
+        } else {
+            Outcome.allow(out, remaining, windowEnd, limit);
+        }
+        return remaining;
+    }
+
+    @Override
+    public boolean isIdle(Bucket bucket, LimitConfig config) {
+        long nowWindow = Math.floorDiv(config.clock().millis(), config.windowMillis());
+        long state = bucket.slot0();
+        int ahead = (int) (state >>> 32) - (int) nowWindow;
+        return (ahead != 0 && ahead != 1) || (state & COUNT_MASK) == 0;
+    }
+
+    @Override
+    public String toString() {
+        return NAME;
+    }
+}

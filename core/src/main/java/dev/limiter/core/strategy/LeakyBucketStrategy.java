@@ -1,0 +1,129 @@
+package dev.limiter.core.strategy;
+
+import dev.limiter.core.Bucket;
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.Outcome;
+import dev.limiter.core.RateLimitStrategy;
+
+/**
+ * Leaky bucket as a meter, implemented as GCRA (the Generic Cell Rate Algorithm of ATM networks): requests
+ * are admitted at a constant rate of one every {@code windowMillis / limit} ms, with a burst tolerance of
+ * {@code capacity} permits. With {@code capacity = 1} admission is perfectly smooth (never two requests closer
+ * than the emission interval); with a larger capacity it tolerates that many back to back, then paces.
+ *
+ * <p>State: one word, the theoretical arrival time {@code TAT} in the exact fixed-point units of
+ * {@link UnitScale} (emission interval {@code T} = one permit = {@code c} units, tolerance = capacity * c):
+ * <pre>
+ *   debt(now) = max(0, TAT - now)          (units of admitted work not yet "leaked")
+ *   admit if debt + T &lt;= capacity * T;  then TAT' = max(TAT, now) + T      (one CAS)
+ * </pre>
+ * Mathematically this is the same admission as a token bucket of the same capacity and rate; the difference is
+ * the state: the TAT is "when the bucket is empty again", so reset and retry-after come straight from it, and
+ * the configuration usually differs (a leaky bucket is used with a small capacity to smooth traffic, a token
+ * bucket with a large one to allow bursts).
+ *
+ * <p>Clock steps backwards: a debt larger than the capacity can only come from a step back; it is clamped to
+ * "full at now" (and written back on a rejection), so the meter never waits for the old time.
+ *
+ * <p>Reconfigure: the debt carries over in permits (clamped to the new capacity) and leaks at the new rate.
+ */
+public final class LeakyBucketStrategy implements RateLimitStrategy {
+
+    public static final String NAME = "leaky-bucket";
+    public static final LeakyBucketStrategy INSTANCE = new LeakyBucketStrategy();
+
+    public LeakyBucketStrategy() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Bucket newBucket(LimitConfig config) {
+        return new Bucket(config.clock().millis() * config.unitsPerMilli(), config.unitScale());
+    }
+
+    @Override
+    public boolean check(Bucket bucket, LimitConfig config, long[] out) {
+        long now = config.clock().millis();
+        long perMilli = config.unitsPerMilli();
+        long interval = config.unitsPerPermit();
+        long tolerance = config.capacityUnits();
+        long nowUnits = now * perMilli;
+        long scale = config.unitScale();
+        for (;;) {
+            if (bucket.slot1() != scale) {
+                UnitScale.convert(bucket, config, now, false);
+                continue;
+            }
+            long tat = bucket.slot0();
+            if (bucket.slot1() != scale) {
+                continue;
+            }
+            long debt = tat - nowUnits;
+            long effective = tat;
+            if (debt < 0) {
+                debt = 0;
+                effective = nowUnits;
+            } else if (debt > tolerance) {
+                debt = tolerance;
+                effective = nowUnits + tolerance;
+            }
+            long next = debt + interval;
+            if (next <= tolerance) {
+                if (bucket.casSlot0(tat, effective + interval)) {
+                    return Outcome.allow(out, (tolerance - next) / interval,
+                            now + UnitScale.millisFor(next, perMilli), config.limit());
+                }
+            } else if (effective == tat || bucket.casSlot0(tat, effective)) {
+                return Outcome.reject(out, 0, now + UnitScale.millisFor(debt, perMilli),
+                        UnitScale.millisFor(next - tolerance, perMilli), config.limit());
+            }
+        }
+    }
+
+    @Override
+    public long peek(Bucket bucket, LimitConfig config, long[] out) {
+        long now = config.clock().millis();
+        long perMilli = config.unitsPerMilli();
+        long interval = config.unitsPerPermit();
+        long tolerance = config.capacityUnits();
+        long debt = debt(bucket, config, now);
+        long remaining = (tolerance - debt) / interval;
+        long reset = now + UnitScale.millisFor(debt, perMilli);
+        if (remaining == 0) {
+            Outcome.reject(out, 0, reset, UnitScale.millisFor(debt + interval - tolerance, perMilli),
+                    config.limit());
+        } else {
+            Outcome.allow(out, remaining, reset, config.limit());
+        }
+        return remaining;
+    }
+
+    @Override
+    public boolean isIdle(Bucket bucket, LimitConfig config) {
+        return debt(bucket, config, config.clock().millis()) == 0;
+    }
+
+    /** Units of debt at {@code now}, read-only; converts a bucket still in an older scale on the fly. */
+    private static long debt(Bucket bucket, LimitConfig config, long now) {
+        long scale = bucket.slot1();
+        long tat = bucket.slot0();
+        if (scale == config.unitScale()) {
+            return UnitScale.clamp(tat - now * config.unitsPerMilli(), config.capacityUnits());
+        }
+        if (scale == UnitScale.CONVERTING) {
+            return config.capacityUnits();
+        }
+        long oldCost = scale & 0xFFFF_FFFFL;
+        long oldUnits = UnitScale.clamp(tat - now * (scale >>> 32), config.capacity() * oldCost);
+        return UnitScale.rescale(oldUnits, oldCost, config.unitsPerPermit(), config.capacityUnits());
+    }
+
+    @Override
+    public String toString() {
+        return NAME;
+    }
+}

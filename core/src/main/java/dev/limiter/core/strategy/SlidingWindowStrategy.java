@@ -1,0 +1,170 @@
+package dev.limiter.core.strategy;
+
+import dev.limiter.core.Bucket;
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.Outcome;
+import dev.limiter.core.RateLimitStrategy;
+
+/**
+ * Sliding window counter: the count of the previous clock-aligned window, weighted by how much of it still
+ * overlaps the sliding window ending now, plus the count of the current window:
+ * <pre>
+ *   estimate = previous * (window - elapsed) / window + current
+ *   admit if estimate + 1 &lt;= limit, i.e. previous * (window - elapsed) &lt;= (limit - current - 1) * window
+ * </pre>
+ * so the {@code 2 * limit} burst of a fixed window at a boundary cannot happen: right after a full window,
+ * the weighted previous count still fills (almost) the whole budget.
+ *
+ * <p>State: both counts and the window index in ONE word (slot 0), so the roll to a new window and the count
+ * are a single CAS and no two-word race exists: bits 63..42 = window index (mod 2^22), 41..21 = previous
+ * count, 20..0 = current count. That bounds the limit to {@value #MAX_LIMIT} per window ({@link #validate});
+ * use a token bucket for larger limits. The 22-bit index wraps after 2^22 windows: a key idle for an exact
+ * multiple of that (70 minutes with 1 ms windows, 48 days with 1 s windows) would see its old counts once.
+ *
+ * <p>Exact under contention: each admission is one CAS from a state whose estimate admits it, so never more
+ * than {@code limit} are admitted per the estimate, however many threads race.
+ *
+ * <p>Clock steps backwards: as for the fixed window: a step into the previous window keeps counting against
+ * the stored window (as if at its start, the most conservative weight); a larger step back starts afresh.
+ *
+ * <p>Reconfigure: a new limit applies to the counts at once; a new window length changes the window index, so
+ * both counts restart with the next check.
+ */
+public final class SlidingWindowStrategy implements RateLimitStrategy {
+
+    public static final String NAME = "sliding-window";
+    public static final SlidingWindowStrategy INSTANCE = new SlidingWindowStrategy();
+
+    /** Largest limit per window: counts are packed in 21 bits. */
+    public static final long MAX_LIMIT = (1L << 21) - 1;
+
+    private static final int COUNT_BITS = 21;
+    private static final long COUNT_MASK = MAX_LIMIT;
+    private static final int INDEX_SHIFT = 2 * COUNT_BITS;
+
+    public SlidingWindowStrategy() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void validate(LimitConfig config) {
+        if (config.limit() > MAX_LIMIT) {
+            throw new IllegalArgumentException(
+                    "sliding-window supports a limit of at most " + MAX_LIMIT + " per window: " + config.limit());
+        }
+    }
+
+    @Override
+    public Bucket newBucket(LimitConfig config) {
+        long window = Math.floorDiv(config.clock().millis(), config.windowMillis());
+        return new Bucket(window << INDEX_SHIFT, 0);
+    }
+
+    @Override
+    public boolean check(Bucket bucket, LimitConfig config, long[] out) {
+        long now = config.clock().millis();
+        long windowMillis = config.windowMillis();
+        long limit = Math.min(config.limit(), MAX_LIMIT);
+        long nowWindow = Math.floorDiv(now, windowMillis);
+        for (;;) {
+            long state = bucket.slot0();
+            long ahead = ((state >>> INDEX_SHIFT) - nowWindow) << INDEX_SHIFT >> INDEX_SHIFT;
+            long window;
+            long previous;
+            long current;
+            if (ahead == 0 || ahead == 1) {
+                window = nowWindow + ahead;
+                previous = (state >>> COUNT_BITS) & COUNT_MASK;
+                current = state & COUNT_MASK;
+            } else if (ahead == -1) {
+                window = nowWindow;
+                previous = state & COUNT_MASK;
+                current = 0;
+            } else {
+                window = nowWindow;
+                previous = 0;
+                current = 0;
+            }
+            long start = window * windowMillis;
+            long overlap = windowMillis - (now > start ? now - start : 0);
+            long weighted = previous * overlap;
+            if (current < limit && weighted <= (limit - current - 1) * windowMillis) {
+                long next = (window << INDEX_SHIFT) | (previous << COUNT_BITS) | (current + 1);
+                if (bucket.casSlot0(state, next)) {
+                    long remaining = limit - current - 1 - ceilDiv(weighted, windowMillis);
+                    return Outcome.allow(out, remaining, start + 2 * windowMillis, limit);
+                }
+            } else {
+                return Outcome.reject(out, 0, start + 2 * windowMillis,
+                        retryAfter(now, start, windowMillis, limit, previous, current), limit);
+            }
+        }
+    }
+
+    /** Milliseconds until the estimate admits one more request, assuming no other traffic. */
+    private static long retryAfter(long now, long start, long windowMillis, long limit, long previous,
+            long current) {
+        if (current < limit) {
+            // previous > 0 here; need previous * (window - e) <= (limit - current - 1) * window
+            long elapsedNeeded = windowMillis - ((limit - current - 1) * windowMillis) / previous;
+            return start + elapsedNeeded - now;
+        }
+        // wait for the next window, where "current" becomes the weighted previous count
+        long elapsedNeeded = windowMillis - ((limit - 1) * windowMillis) / current;
+        return start + windowMillis + elapsedNeeded - now;
+    }
+
+    @Override
+    public long peek(Bucket bucket, LimitConfig config, long[] out) {
+        long now = config.clock().millis();
+        long windowMillis = config.windowMillis();
+        long limit = Math.min(config.limit(), MAX_LIMIT);
+        long nowWindow = Math.floorDiv(now, windowMillis);
+        long state = bucket.slot0();
+        long ahead = ((state >>> INDEX_SHIFT) - nowWindow) << INDEX_SHIFT >> INDEX_SHIFT;
+        long window = nowWindow;
+        long previous = 0;
+        long current = 0;
+        if (ahead == 0 || ahead == 1) {
+            window = nowWindow + ahead;
+            previous = (state >>> COUNT_BITS) & COUNT_MASK;
+            current = state & COUNT_MASK;
+        } else if (ahead == -1) {
+            previous = state & COUNT_MASK;
+        }
+        long start = window * windowMillis;
+        long overlap = windowMillis - (now > start ? now - start : 0);
+        long remaining = limit - current - ceilDiv(previous * overlap, windowMillis);
+        if (remaining <= 0) {
+            Outcome.reject(out, 0, start + 2 * windowMillis,
+                    retryAfter(now, start, windowMillis, limit, previous, current), limit);
+            return 0;
+        }
+        Outcome.allow(out, remaining, start + 2 * windowMillis, limit);
+        return remaining;
+    }
+
+    @Override
+    public boolean isIdle(Bucket bucket, LimitConfig config) {
+        long nowWindow = Math.floorDiv(config.clock().millis(), config.windowMillis());
+        long state = bucket.slot0();
+        long ahead = ((state >>> INDEX_SHIFT) - nowWindow) << INDEX_SHIFT >> INDEX_SHIFT;
+        if (ahead == 0 || ahead == 1) {
+            return (state & ((COUNT_MASK << COUNT_BITS) | COUNT_MASK)) == 0;
+        }
+        return ahead != -1 || (state & COUNT_MASK) == 0;
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
+    }
+
+    @Override
+    public String toString() {
+        return NAME;
+    }
+}

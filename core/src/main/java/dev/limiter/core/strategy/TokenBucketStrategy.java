@@ -1,0 +1,132 @@
+package dev.limiter.core.strategy;
+
+import dev.limiter.core.Bucket;
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.Outcome;
+import dev.limiter.core.RateLimitStrategy;
+
+/**
+ * Token bucket: holds up to {@code capacity} permits (starts full) and refills {@code limit} per
+ * {@code windowMillis}, continuously and exactly.
+ *
+ * <p>Exactness: refill is kept in integer fixed-point units (see {@link UnitScale}) where one millisecond adds
+ * {@code r = limit / g} units and one permit costs {@code c = windowMillis / g} units ({@code g} = their gcd).
+ * 10 per minute is r = 1, c = 6000: exactly one permit every 6 s; 1 per day is r = 1, c = 86 400 000;
+ * 10 million per second is r = 10 000, c = 1. No rate is rounded.
+ *
+ * <p>State: a single word, the virtual time base {@code B} in units (slot 0), so one CAS per request:
+ * <pre>
+ *   fill(now)  = min(capacity * c, now * r - B)        (units available)
+ *   take       : B' = max(B, now * r - capacity * c) + c   if fill(now) >= c
+ * </pre>
+ * A bucket that has been idle long enough is simply "full": {@code B} needs no refill writes.
+ *
+ * <p>Clock steps backwards: {@code B} ahead of now means "empty at now"; a rejection then moves {@code B} back
+ * to now, so refill resumes from the new time instead of waiting for the old one (no negative tokens, no stuck
+ * bucket). Refill lost in the step is not granted twice.
+ *
+ * <p>Burst: up to {@code capacity} at once after an idle period, then the refill rate.
+ *
+ * <p>Reconfigure: the permits in the bucket carry over (as a count, clamped to the new capacity); refill
+ * continues at the new rate. Slot 1 remembers the scale; see {@link UnitScale}.
+ */
+public final class TokenBucketStrategy implements RateLimitStrategy {
+
+    public static final String NAME = "token-bucket";
+    public static final TokenBucketStrategy INSTANCE = new TokenBucketStrategy();
+
+    public TokenBucketStrategy() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Bucket newBucket(LimitConfig config) {
+        long nowUnits = config.clock().millis() * config.unitsPerMilli();
+        return new Bucket(nowUnits - config.capacityUnits(), config.unitScale());
+    }
+
+    @Override
+    public boolean check(Bucket bucket, LimitConfig config, long[] out) {
+        long now = config.clock().millis();
+        long perMilli = config.unitsPerMilli();
+        long cost = config.unitsPerPermit();
+        long capacity = config.capacityUnits();
+        long nowUnits = now * perMilli;
+        long scale = config.unitScale();
+        for (;;) {
+            if (bucket.slot1() != scale) {
+                UnitScale.convert(bucket, config, now, true);
+                continue;
+            }
+            long base = bucket.slot0();
+            if (bucket.slot1() != scale) {
+                continue;
+            }
+            long fill = nowUnits - base;
+            long effective = base;
+            if (fill < 0) {
+                fill = 0;
+                effective = nowUnits;
+            } else if (fill > capacity) {
+                fill = capacity;
+                effective = nowUnits - capacity;
+            }
+            if (fill >= cost) {
+                if (bucket.casSlot0(base, effective + cost)) {
+                    long left = fill - cost;
+                    return Outcome.allow(out, left / cost,
+                            now + UnitScale.millisFor(capacity - left, perMilli), config.limit());
+                }
+            } else if (effective == base || bucket.casSlot0(base, effective)) {
+                return Outcome.reject(out, 0, now + UnitScale.millisFor(capacity - fill, perMilli),
+                        UnitScale.millisFor(cost - fill, perMilli), config.limit());
+            }
+        }
+    }
+
+    @Override
+    public long peek(Bucket bucket, LimitConfig config, long[] out) {
+        long now = config.clock().millis();
+        long perMilli = config.unitsPerMilli();
+        long cost = config.unitsPerPermit();
+        long capacity = config.capacityUnits();
+        long fill = fill(bucket, config, now);
+        long remaining = fill / cost;
+        long reset = now + UnitScale.millisFor(capacity - fill, perMilli);
+        if (remaining == 0) {
+            Outcome.reject(out, 0, reset, UnitScale.millisFor(cost - fill, perMilli), config.limit());
+        } else {
+            Outcome.allow(out, remaining, reset, config.limit());
+        }
+        return remaining;
+    }
+
+    @Override
+    public boolean isIdle(Bucket bucket, LimitConfig config) {
+        return fill(bucket, config, config.clock().millis()) >= config.capacityUnits();
+    }
+
+    /** Units available at {@code now}, read-only; converts a bucket still in an older scale on the fly. */
+    private static long fill(Bucket bucket, LimitConfig config, long now) {
+        long scale = bucket.slot1();
+        long base = bucket.slot0();
+        if (scale == config.unitScale()) {
+            return UnitScale.clamp(now * config.unitsPerMilli() - base, config.capacityUnits());
+        }
+        if (scale == UnitScale.CONVERTING) {
+            return 0;
+        }
+        long oldCost = scale & 0xFFFF_FFFFL;
+        long oldUnits = UnitScale.clamp(now * (scale >>> 32) - base, config.capacity() * oldCost);
+        return UnitScale.rescale(oldUnits, oldCost, config.unitsPerPermit(), config.capacityUnits());
+    }
+
+    @Override
+    public String toString() {
+        return NAME;
+    }
+}

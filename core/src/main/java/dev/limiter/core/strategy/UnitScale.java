@@ -1,0 +1,91 @@
+package dev.limiter.core.strategy;
+
+import dev.limiter.core.Bucket;
+import dev.limiter.core.LimitConfig;
+
+/**
+ * The fixed-point scale shared by the token bucket and the GCRA meter, and its conversion on reconfigure.
+ *
+ * <p>Both keep one time-like value in slot 0 measured in units where one millisecond is
+ * {@link LimitConfig#unitsPerMilli()} units and one permit costs {@link LimitConfig#unitsPerPermit()} units. The
+ * value is {@code now * unitsPerMilli} computed modulo 2^64: only differences with "now" are ever used, so the
+ * wrap-around is harmless as long as a difference stays below 2^63 units (a key idle for less than
+ * {@code 2^63 / unitsPerMilli} ms: 29 years at 10 million per second).
+ *
+ * <p>Slot 1 holds {@link LimitConfig#unitScale()} of the scale slot 0 is written in. When a rule's limit or
+ * window changes, the first check under the new config converts slot 0 (keeping the permits, or the debt, it
+ * represents, as a fraction of the capacity in permits). The conversion is the one place that is not a single
+ * CAS: the converting thread CASes slot 1 to {@link #CONVERTING}, converts slot 0 by CAS, then publishes the new
+ * scale; other threads on that key spin for those few instructions. Readers validate slot 1 before and after
+ * reading slot 0 (a tiny seqlock), so no thread ever interprets slot 0 in the wrong scale.
+ */
+final class UnitScale {
+
+    /** Slot 1 while a conversion is in progress (real scales are positive). */
+    static final long CONVERTING = -1L;
+
+    private static final long LOW_32 = 0xFFFF_FFFFL;
+
+    private UnitScale() {
+    }
+
+    /**
+     * Converts slot 0 to {@code config}'s scale if it is in another one. {@code tokenBase} selects the meaning
+     * of slot 0: true = token-bucket time base B (fill = now - B), false = GCRA theoretical arrival time
+     * (debt = TAT - now).
+     */
+    static void convert(Bucket bucket, LimitConfig config, long now, boolean tokenBase) {
+        long target = config.unitScale();
+        for (;;) {
+            long scale = bucket.slot1();
+            if (scale == target) {
+                return;
+            }
+            if (scale == CONVERTING) {
+                Thread.onSpinWait();
+                continue;
+            }
+            if (!bucket.casSlot1(scale, CONVERTING)) {
+                continue;
+            }
+            long oldPerMilli = scale >>> 32;
+            long oldCost = scale & LOW_32;
+            long oldNow = now * oldPerMilli;
+            long newNow = now * config.unitsPerMilli();
+            long oldMax = config.capacity() * oldCost; // < 2^63: capacity < 2^31, cost < 2^32
+            for (;;) {
+                long value = bucket.slot0();
+                long oldUnits = tokenBase ? oldNow - value : value - oldNow;
+                long newUnits = rescale(clamp(oldUnits, oldMax), oldCost, config.unitsPerPermit(),
+                        config.capacityUnits());
+                long converted = tokenBase ? newNow - newUnits : newNow + newUnits;
+                if (bucket.casSlot0(value, converted)) {
+                    break;
+                }
+            }
+            bucket.setSlot1(target);
+            return;
+        }
+    }
+
+    /** {@code units} clamped to {@code [0, max]}. */
+    static long clamp(long units, long max) {
+        return units < 0 ? 0 : Math.min(units, max);
+    }
+
+    /** {@code units * newCost / oldCost} without overflow, capped at {@code max}. */
+    static long rescale(long units, long oldCost, long newCost, long max) {
+        long permits = units / oldCost;
+        long fraction = units % oldCost;
+        if (permits >= max / newCost) {
+            return max;
+        }
+        long scaled = permits * newCost + (long) ((double) fraction * newCost / oldCost);
+        return Math.min(scaled, max);
+    }
+
+    /** {@code ceil(units / perMilli)} for non-negative units: milliseconds until {@code units} accrue. */
+    static long millisFor(long units, long perMilli) {
+        return (units + perMilli - 1) / perMilli;
+    }
+}
