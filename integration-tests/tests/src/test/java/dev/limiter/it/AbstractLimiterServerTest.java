@@ -1,0 +1,360 @@
+package dev.limiter.it;
+
+import static dev.limiter.it.harness.RateLimitHeaders.describe;
+import static dev.limiter.it.harness.RateLimitHeaders.draft;
+import static dev.limiter.it.harness.RateLimitHeaders.number;
+import static dev.limiter.it.harness.RateLimitHeaders.policy;
+import static dev.limiter.it.harness.RateLimitHeaders.retryAfter;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.limiter.it.harness.Agent;
+import dev.limiter.it.harness.ForkedServer;
+import dev.limiter.it.harness.HttpApi;
+import dev.limiter.it.harness.RateLimitHeaders.Draft;
+import dev.limiter.it.harness.RulesFile;
+import dev.limiter.it.harness.ServerLogs;
+import dev.limiter.it.harness.TestApp;
+import dev.limiter.it.harness.WindowGuard;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The HTTP contract of the agent (issue 4), run against one real server per subclass. One server JVM with the
+ * agent serves all scenarios of a class (start-up is the cost): each scenario owns a rule id and a path in
+ * {@link ScenarioRules}, and reload scenarios rewrite the whole file and wait for its marker rule. Start-up
+ * behaviour (invalid rules, {@code strict=true}) needs JVMs of its own. Everything that waits uses Awaitility with
+ * generous timeouts: the machine has 2 shared cores.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractLimiterServerTest {
+
+    private static final Duration RELOAD_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration POLL = Duration.ofMillis(200);
+    private static final Pattern BODY = Pattern.compile(
+            "\\{\"type\":\"rate-limited\",\"rule\":\"([^\"]+)\",\"retry_after\":(\\d+)}");
+
+    @RegisterExtension
+    final ServerLogs servers = new ServerLogs();
+
+    private RulesFile rules;
+    private ScenarioRules current;
+    private ForkedServer server;
+    private HttpApi http;
+
+    /** The server under test. */
+    protected abstract TestApp app();
+
+    @BeforeAll
+    void startServer() {
+        rules = RulesFile.create("rules.yml");
+        current = ScenarioRules.initial();
+        rules.write(current.render(rules.nextVersion()));
+        server = servers.track(ForkedServer.start(app(), logName("server"), List.of(Agent.option(rules.path()))));
+        http = server.http();
+    }
+
+    @AfterAll
+    void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+        rules.delete();
+    }
+
+    @Test
+    void startupBannerNamesTheRulesFileAndTheRuleCount() {
+        server.awaitOutput("limiter \\S+ started: rules \\S*rules\\.yml, 10 rules", Duration.ofSeconds(10));
+    }
+
+    @Test
+    void fixedWindowAdmitsExactlyTheLimitThenRejectsWithHeadersAndTheConfiguredBody() {
+        WindowGuard.awaitRoomInWindow(Duration.ofMinutes(1), Duration.ofSeconds(20));
+        for (int i = 0; i < 5; i++) {
+            HttpResponse<String> response = http.get("/api/items/exact");
+            long now = System.currentTimeMillis() / 1000;
+            assertThat(response.statusCode()).as(describe(response)).isEqualTo(200);
+            assertThat(response.body()).isEqualTo("item exact");
+            assertRateLimitHeaders(response, "exact", 5, 60, 4 - i, now);
+        }
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> response = http.get("/api/items/exact");
+            long now = System.currentTimeMillis() / 1000;
+            assertRejected(response, "exact", 60);
+            assertRateLimitHeaders(response, "exact", 5, 60, 0, now);
+        }
+    }
+
+    @Test
+    void aRejectedRequestDoesNotRunTheApplicationFilter() {
+        long before = http.number("/app/filter-count");
+        HttpResponse<String> allowed = http.get("/api/items/filter-skip");
+        assertThat(allowed.statusCode()).as(describe(allowed)).isEqualTo(200);
+        assertThat(allowed.headers().firstValue("X-App-Filter")).hasValue("ran");
+        assertThat(http.number("/app/filter-count")).isEqualTo(before + 1);
+
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> rejected = http.get("/api/items/filter-skip");
+            assertRejected(rejected, "filter-skip", 3600);
+        }
+        assertThat(http.number("/app/filter-count")).as("filter runs after 3 rejections").isEqualTo(before + 1);
+    }
+
+    @Test
+    void aForwardedRequestIsCountedOnce() {
+        // the rule matches both the forwarding path and the target: a second check would halve the budget
+        HttpResponse<String> direct = http.get("/api/items/fwd");
+        assertThat(direct.statusCode()).as(describe(direct)).isEqualTo(200);
+        assertThat(draft(direct)).isEqualTo(new Draft("forward-once", 3, draft(direct).resetSeconds()));
+        for (long remaining = 2; remaining >= 0; remaining--) {
+            HttpResponse<String> forwarded = http.get("/forward?to=/api/items/fwd");
+            assertThat(forwarded.statusCode()).as(describe(forwarded)).isEqualTo(200);
+            assertThat(forwarded.body()).isEqualTo("item fwd");
+            assertThat(draft(forwarded).remaining()).as(describe(forwarded)).isEqualTo(remaining);
+        }
+        assertRejected(http.get("/forward?to=/api/items/fwd"), "forward-once", 3600);
+    }
+
+    @Test
+    void dryRunNeverRejects() {
+        for (int i = 0; i < 6; i++) {
+            HttpResponse<String> response = http.get("/api/items/dry");
+            assertThat(response.statusCode()).as("request %d past a dry-run limit of 2: %s", i + 1, describe(response))
+                    .isEqualTo(200);
+            assertThat(response.body()).isEqualTo("item dry");
+            assertThat(response.headers().firstValue("X-App-Filter")).hasValue("ran");
+        }
+    }
+
+    @Test
+    void concurrencyRejectsExactlyTheExcessAndPermitsComeBack() {
+        // limit 2, five parallel requests held open at a gate: exactly two get in, three are rejected at once
+        List<CompletableFuture<HttpResponse<String>>> first = parallel(5, "/reports/hold?gate=c1");
+        await("2 requests at gate c1, 3 rejected").atMost(RELOAD_TIMEOUT).pollInterval(POLL)
+                .until(() -> http.number("/app/gate?name=c1") == 2 && completed(first).size() == 3);
+        for (HttpResponse<String> rejected : completed(first)) {
+            assertRejected(rejected, "reports", Long.MAX_VALUE);
+        }
+        assertThat(http.number("/app/gate?name=c1")).isEqualTo(2);
+        http.get("/app/release?name=c1");
+        assertThat(statuses(first)).containsExactlyInAnyOrder(200, 200, 429, 429, 429);
+
+        // permits came back: two more are admitted together
+        admitTwoAtGate("c2");
+
+        // a servlet that throws releases its permit too: five failures in a row, none rejected
+        for (int i = 0; i < 5; i++) {
+            HttpResponse<String> failed = http.get("/reports/boom?ms=0&fail=true");
+            assertThat(failed.statusCode()).as("failing request %d: %s", i + 1, describe(failed)).isEqualTo(500);
+        }
+        admitTwoAtGate("c3");
+    }
+
+    @Test
+    void forwardedForIsIgnoredFromUntrustedPeersAndHonouredFromTrustedOnes() {
+        // peer 127.0.0.1 is not in trusted-proxies [10.0.0.0/8]: every spoofed address is the same client
+        assertThat(http.status("/api/items/xff-untrusted", "X-Forwarded-For", "1.1.1.1")).isEqualTo(200);
+        assertThat(http.status("/api/items/xff-untrusted", "X-Forwarded-For", "2.2.2.2")).isEqualTo(200);
+        assertRejected(http.get("/api/items/xff-untrusted", "X-Forwarded-For", "3.3.3.3"), "xff-untrusted", 3600);
+        assertRejected(http.get("/api/items/xff-untrusted", "Forwarded", "for=4.4.4.4"), "xff-untrusted", 3600);
+
+        apply(current.trusting("127.0.0.1/32"));
+        String path = "/api/items/xff-trusted";
+        assertThat(http.status(path, "X-Forwarded-For", "1.1.1.1")).isEqualTo(200);
+        assertThat(http.status(path, "X-Forwarded-For", "1.1.1.1")).isEqualTo(200);
+        assertRejected(http.get(path, "X-Forwarded-For", "1.1.1.1"), "xff-trusted", 3600);
+        assertThat(http.status(path, "X-Forwarded-For", "2.2.2.2")).as("another client").isEqualTo(200);
+        // the right-most untrusted address counts: a client cannot escape by prepending addresses
+        assertThat(http.status(path, "X-Forwarded-For", "1.1.1.1, 7.7.7.7")).isEqualTo(200);
+        // trusted hops on the right are skipped
+        assertThat(http.status(path, "X-Forwarded-For", "7.7.7.7, 127.0.0.1")).isEqualTo(200);
+        assertRejected(http.get(path, "X-Forwarded-For", "7.7.7.7"), "xff-trusted", 3600);
+        assertThat(http.status(path, "Forwarded", "for=8.8.8.8")).as("RFC 7239 Forwarded").isEqualTo(200);
+        assertThat(http.status(path)).as("no header: the peer itself").isEqualTo(200);
+    }
+
+    @Test
+    void aLiveReloadChangesTheLimitWithinSeconds() {
+        assertThat(http.status("/api/items/reload")).isEqualTo(200);
+        assertThat(http.status("/api/items/reload")).isEqualTo(200);
+        assertRejected(http.get("/api/items/reload"), "reload", 3600);
+
+        ScenarioRules raised = current.withReloadLimit(50);
+        long start = System.nanoTime();
+        rules.write(raised.render(rules.nextVersion()));
+        await("limit 2 -> 50 is live").atMost(RELOAD_TIMEOUT).pollInterval(POLL)
+                .until(() -> http.status("/api/items/reload") == 200);
+        System.out.printf("%s: reload applied after %d ms%n", app(), (System.nanoTime() - start) / 1_000_000);
+        current = raised;
+        HttpResponse<String> response = http.get("/api/items/reload");
+        assertThat(response.statusCode()).as(describe(response)).isEqualTo(200);
+        assertThat(policy(response)).isEqualTo("\"reload\";q=50;w=3600");
+    }
+
+    @Test
+    void aBrokenReloadKeepsTheOldRules() {
+        assertThat(http.status("/api/items/keep")).isEqualTo(200);
+        assertRejected(http.get("/api/items/keep"), "keep", 3600);
+
+        int version = rules.nextVersion();
+        ScenarioRules.Broken broken = current.renderBroken(version);
+        rules.write(broken.text());
+        server.awaitOutput("rules\\.yml:" + broken.errorLine() + ":\\d+: ", RELOAD_TIMEOUT);
+        // nothing of the broken version applies: keep stays at limit 1, its marker rule does not exist
+        await("old rules still live").during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(20)).pollInterval(POLL)
+                .until(() -> http.status("/api/items/keep") == 429
+                        && http.status(ScenarioRules.markerPath(version)) == 200);
+
+        // and the watcher still works: fixing the file applies it
+        apply(current.withKeepLimit(1000));
+        assertThat(http.status("/api/items/keep")).isEqualTo(200);
+    }
+
+    @Test
+    void invalidRulesAtStartupLeaveTheAppServingUntilTheFileIsFixed() {
+        RulesFile startup = RulesFile.create("startup-rules.yml");
+        try {
+            startup.write(StartupRules.invalid());
+            ForkedServer unprotected = servers.track(ForkedServer.start(app(), logName("invalid-startup"),
+                    List.of(Agent.option(startup.path()))));
+            unprotected.awaitOutput("startup-rules\\.yml:" + StartupRules.INVALID_LINE + ":\\d+: ", Duration.ofSeconds(10));
+            HttpApi api = unprotected.http();
+            for (int i = 0; i < 5; i++) {
+                HttpResponse<String> response = api.get("/api/items/startup");
+                assertThat(response.statusCode()).as("unprotected request %d: %s", i + 1, describe(response))
+                        .isEqualTo(200);
+            }
+
+            int version = startup.nextVersion();
+            startup.write(StartupRules.valid(version));
+            await("fixed rules are live").atMost(RELOAD_TIMEOUT).pollInterval(POLL)
+                    .until(() -> api.status(ScenarioRules.markerPath(version)) == 429);
+            for (long remaining = 1; remaining >= 0; remaining--) {
+                HttpResponse<String> response = api.get("/api/items/startup");
+                assertThat(response.statusCode()).as(describe(response)).isEqualTo(200);
+                assertThat(draft(response)).isEqualTo(new Draft("startup", remaining, draft(response).resetSeconds()));
+            }
+            // the defaults: draft headers only, the default JSON body and content type
+            HttpResponse<String> rejected = api.get("/api/items/startup");
+            assertThat(rejected.statusCode()).as(describe(rejected)).isEqualTo(429);
+            long retryAfter = retryAfter(rejected);
+            assertThat(retryAfter).isBetween(1L, 3600L);
+            assertThat(rejected.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("application/json"));
+            assertThat(rejected.body()).matches(
+                    "\\{\"error\":\"too_many_requests\",\"rule\":\"startup\",\"retry_after\":\\d+}");
+            assertThat(policy(rejected)).isEqualTo("\"startup\";q=2;w=3600");
+            assertThat(rejected.headers().firstValue("X-RateLimit-Limit")).as("legacy headers are off by default")
+                    .isEmpty();
+            unprotected.close();
+        } finally {
+            startup.delete();
+        }
+    }
+
+    @Test
+    void invalidRulesWithStrictStopTheJvm() {
+        RulesFile strict = RulesFile.create("strict-rules.yml");
+        try {
+            strict.write(StartupRules.invalid());
+            ForkedServer refused = servers.track(ForkedServer.launch(app(), logName("strict"),
+                    List.of(Agent.option(strict.path(), "strict=true"))));
+            int exit = refused.awaitExit(ForkedServer.START_TIMEOUT);
+            assertThat(exit).as(refused.tail(40)).isNotZero();
+            assertThat(refused.output()).doesNotContain("LISTENING")
+                    .containsPattern("strict-rules\\.yml:" + StartupRules.INVALID_LINE + ":\\d+: ");
+        } finally {
+            strict.delete();
+        }
+    }
+
+    // ---- helpers
+
+    private String logName(String suffix) {
+        return getClass().getSimpleName() + "-" + suffix;
+    }
+
+    /** Writes the next version of the scenario rules and waits until its marker rule is live. */
+    private void apply(ScenarioRules next) {
+        int version = rules.nextVersion();
+        rules.write(next.render(version));
+        await("rules version " + version + " is live").atMost(RELOAD_TIMEOUT).pollInterval(POLL)
+                .until(() -> http.status(ScenarioRules.markerPath(version)) == 429);
+        current = next;
+    }
+
+    private void admitTwoAtGate(String gate) {
+        List<CompletableFuture<HttpResponse<String>>> pair = parallel(2, "/reports/hold?gate=" + gate);
+        await("2 requests admitted to gate " + gate).atMost(RELOAD_TIMEOUT).pollInterval(POLL)
+                .until(() -> http.number("/app/gate?name=" + gate) == 2 || !completed(pair).isEmpty());
+        assertThat(completed(pair)).as("requests finished before their gate opened (rejected?)").isEmpty();
+        http.get("/app/release?name=" + gate);
+        assertThat(statuses(pair)).containsExactly(200, 200);
+    }
+
+    private List<CompletableFuture<HttpResponse<String>>> parallel(int n, String path) {
+        List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            responses.add(http.getAsync(path));
+        }
+        return responses;
+    }
+
+    private static List<HttpResponse<String>> completed(List<CompletableFuture<HttpResponse<String>>> responses) {
+        List<HttpResponse<String>> done = new ArrayList<>();
+        for (CompletableFuture<HttpResponse<String>> response : responses) {
+            if (response.isDone()) {
+                done.add(response.join());
+            }
+        }
+        return done;
+    }
+
+    private static List<Integer> statuses(List<CompletableFuture<HttpResponse<String>>> responses) {
+        List<Integer> statuses = new ArrayList<>();
+        for (CompletableFuture<HttpResponse<String>> response : responses) {
+            statuses.add(response.orTimeout(90, java.util.concurrent.TimeUnit.SECONDS).join().statusCode());
+        }
+        return statuses;
+    }
+
+    /** 429, Retry-After in [1, maxRetryAfter], the configured body and content type, the app filter not run. */
+    private static void assertRejected(HttpResponse<String> response, String rule, long maxRetryAfter) {
+        assertThat(response.statusCode()).as(describe(response)).isEqualTo(429);
+        long retryAfter = retryAfter(response);
+        assertThat(retryAfter).as(describe(response)).isBetween(1L, maxRetryAfter);
+        assertThat(response.headers().firstValue("Content-Type")).as(describe(response))
+                .hasValueSatisfying(type -> assertThat(type).startsWith(ScenarioRules.RESPONSE_CONTENT_TYPE));
+        Matcher body = BODY.matcher(response.body());
+        assertThat(body.matches()).as("configured body: %s", describe(response)).isTrue();
+        assertThat(body.group(1)).isEqualTo(rule);
+        assertThat(Long.parseLong(body.group(2))).isBetween(1L, maxRetryAfter);
+        assertThat(response.headers().firstValue("X-App-Filter")).as("app filter ran for a rejected request: %s",
+                describe(response)).isEmpty();
+    }
+
+    /** Draft and legacy headers ({@code headers: both}) describing {@code rule}, read at epoch second {@code now}. */
+    private static void assertRateLimitHeaders(HttpResponse<String> response, String rule, long limit,
+            long windowSeconds, long remaining, long now) {
+        assertThat(policy(response)).as(describe(response))
+                .isEqualTo("\"" + rule + "\";q=" + limit + ";w=" + windowSeconds);
+        Draft draft = draft(response);
+        assertThat(draft.rule()).isEqualTo(rule);
+        assertThat(draft.remaining()).as(describe(response)).isEqualTo(remaining);
+        assertThat(draft.resetSeconds()).as(describe(response)).isBetween(0L, windowSeconds);
+        assertThat(number(response, "X-RateLimit-Limit")).isEqualTo(limit);
+        assertThat(number(response, "X-RateLimit-Remaining")).isEqualTo(remaining);
+        assertThat(number(response, "X-RateLimit-Reset")).as(describe(response))
+                .isBetween(now - 2, now + windowSeconds + 2);
+    }
+}

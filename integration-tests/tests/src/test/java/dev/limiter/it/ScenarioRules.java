@@ -1,0 +1,113 @@
+package dev.limiter.it;
+
+/**
+ * The rules file one server JVM serves all scenarios of {@link AbstractLimiterServerTest} with: every scenario
+ * owns its rule id and path, so they never spend each other's budget, and the knobs that reload scenarios turn
+ * are fields. Each rendered version carries a marker rule ({@code rules-v<N>}, limit 1 on
+ * {@code /api/items/rules-v<N>}): the second request to that path is rejected exactly when version N is live,
+ * which is how a test knows a reload has happened without sleeping.
+ *
+ * <p>Windows are one hour (one minute for {@code exact}, which checks {@code w=60}) so nothing resets during a
+ * test; {@code WindowGuard} keeps exact-count tests clear of an epoch-aligned window end.
+ */
+record ScenarioRules(String trustedProxies, int reloadLimit, int keepLimit) {
+
+    static final String RESPONSE_CONTENT_TYPE = "application/problem+json";
+
+    static ScenarioRules initial() {
+        return new ScenarioRules("10.0.0.0/8", 2, 1);
+    }
+
+    static String markerPath(int version) {
+        return "/api/items/rules-v" + version;
+    }
+
+    ScenarioRules trusting(String cidr) {
+        return new ScenarioRules(cidr, reloadLimit, keepLimit);
+    }
+
+    ScenarioRules withReloadLimit(int limit) {
+        return new ScenarioRules(trustedProxies, limit, keepLimit);
+    }
+
+    ScenarioRules withKeepLimit(int limit) {
+        return new ScenarioRules(trustedProxies, reloadLimit, limit);
+    }
+
+    String render(int version) {
+        return """
+                version: 1
+                response:
+                  status: 429
+                  content-type: %s
+                  body: '{"type":"rate-limited","rule":"${rule}","retry_after":${retry_after}}'
+                  headers: both
+                client-ip:
+                  trusted-proxies: [%s]
+                rules:
+                  - id: rules-v%d
+                    match: { http: { path: %s } }
+                    limit: 1
+                    window: 1h
+                  - id: exact
+                    match: { http: { path: /api/items/exact, methods: [GET] } }
+                    limit: 5
+                    window: 1m
+                    strategy: fixed-window
+                  - id: filter-skip
+                    match: { http: { path: /api/items/filter-skip } }
+                    limit: 1
+                    window: 1h
+                  - id: forward-once
+                    match: { http: { paths: [/forward, /api/items/fwd] } }
+                    limit: 4
+                    window: 1h
+                  - id: dry
+                    match: { http: { path: /api/items/dry } }
+                    limit: 2
+                    window: 1h
+                    mode: dry-run
+                  - id: reports
+                    match: { http: { path: /reports/** } }
+                    strategy: concurrency
+                    limit: 2
+                  - id: xff-untrusted
+                    match: { http: { path: /api/items/xff-untrusted } }
+                    key: ip
+                    limit: 2
+                    window: 1h
+                  - id: xff-trusted
+                    match: { http: { path: /api/items/xff-trusted } }
+                    key: ip
+                    limit: 2
+                    window: 1h
+                  - id: reload
+                    match: { http: { path: /api/items/reload } }
+                    limit: %d
+                    window: 1h
+                  - id: keep
+                    match: { http: { path: /api/items/keep } }
+                    limit: %d
+                    window: 1h
+                """.formatted(RESPONSE_CONTENT_TYPE, trustedProxies, version, markerPath(version),
+                reloadLimit, keepLimit);
+    }
+
+    /**
+     * A version the loader must refuse as a whole: it raises {@code keep}'s limit (which a partial apply would
+     * show) and adds a rule with an invalid limit as the last line, returned in {@link Broken#errorLine()}.
+     */
+    Broken renderBroken(int version) {
+        String text = withKeepLimit(1000).render(version) + """
+                  - id: broken
+                    match: { http: { path: /api/items/broken } }
+                    window: 1h
+                    limit: -1
+                """;
+        return new Broken(text, (int) text.lines().count());
+    }
+
+    /** A rules text that must not load, and the 1-based line of its error. */
+    record Broken(String text, int errorLine) {
+    }
+}

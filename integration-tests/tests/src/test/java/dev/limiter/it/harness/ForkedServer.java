@@ -1,0 +1,204 @@
+package dev.limiter.it.harness;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One test server in its own JVM ({@code limiter.test.jvm}, so the Java 25 pass forks Java 25 servers), with
+ * stdout and stderr merged into a log file under {@code target/it-logs}. Start-up is the expensive part, so a
+ * test class shares one server across its scenarios. Every process is killed on {@link #close()} and, as a
+ * last resort, by a shutdown hook: a leaked server would hold a port and a core of a shared 2-core machine.
+ */
+public final class ForkedServer implements AutoCloseable {
+
+    /** Generous: a cold JVM with an agent on a loaded 2-core machine. */
+    public static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+    private static final Pattern LISTENING = Pattern.compile("(?m)^LISTENING (\\d+)\\s*$");
+    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly)));
+    }
+
+    private final String name;
+    private final Process process;
+    private final Path log;
+    private volatile int port = -1;
+    private volatile HttpApi http;
+
+    private ForkedServer(String name, Process process, Path log) {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+    }
+
+    /**
+     * Forks {@code java <jvmOptions> -cp <app> <Main> 0}; does not wait (see {@link #awaitListening()}).
+     *
+     * @param name names the log file, e.g. {@code Tomcat11JakartaLimiterTest-server}
+     */
+    public static ForkedServer launch(TestApp app, String name, List<String> jvmOptions) {
+        List<String> command = new ArrayList<>();
+        command.add(Locations.java().toString());
+        command.add("-Xmx256m");
+        command.add("-XX:+UseSerialGC");
+        command.add("-XX:TieredStopAtLevel=1");
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(app.classPath());
+        command.add(app.mainClass());
+        command.add("0");
+        try {
+            Files.createDirectories(Locations.logs());
+            Path log = Locations.logs().resolve(name + ".log");
+            Files.writeString(log, "$ " + String.join(" ", command) + System.lineSeparator());
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
+            LIVE.add(process);
+            return new ForkedServer(name, process, log);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot fork " + command, e);
+        }
+    }
+
+    /** Launches and waits for {@code LISTENING <port>}. */
+    public static ForkedServer start(TestApp app, String name, List<String> jvmOptions) {
+        ForkedServer server = launch(app, name, jvmOptions);
+        try {
+            return server.awaitListening();
+        } catch (RuntimeException | AssertionError e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /** Waits for the {@code LISTENING} line; fails with the output if the JVM exits or the time runs out. */
+    public ForkedServer awaitListening() {
+        try {
+            await("LISTENING from " + name).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100))
+                    .until(() -> LISTENING.matcher(output()).find() || !process.isAlive());
+        } catch (AssertionError e) {
+            throw new AssertionError(name + " did not print LISTENING within " + START_TIMEOUT + "\n" + tail(80), e);
+        }
+        Matcher matcher = LISTENING.matcher(output());
+        if (!matcher.find()) {
+            throw new AssertionError(name + " exited (" + exitValueOrAlive() + ") before LISTENING\n" + tail(80));
+        }
+        port = Integer.parseInt(matcher.group(1));
+        http = new HttpApi(port);
+        return this;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int port() {
+        if (port < 0) {
+            throw new IllegalStateException(name + " is not listening");
+        }
+        return port;
+    }
+
+    public HttpApi http() {
+        port();
+        return http;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Everything the server printed so far (stdout and stderr, merged). */
+    public String output() {
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The last {@code lines} lines of output, for failure messages. */
+    public String tail(int lines) {
+        String[] all = output().split("\\R");
+        int from = Math.max(0, all.length - lines);
+        StringBuilder text = new StringBuilder("---- " + log + " (last " + (all.length - from) + " lines)\n");
+        for (int i = from; i < all.length; i++) {
+            text.append(all[i]).append('\n');
+        }
+        return text.append("---- end of ").append(name).toString();
+    }
+
+    /** Waits until the output contains a match of {@code regex}; returns the match. */
+    public String awaitOutput(String regex, Duration timeout) {
+        Pattern pattern = Pattern.compile(regex);
+        try {
+            await(name + " prints /" + regex + "/").atMost(timeout).pollInterval(Duration.ofMillis(200))
+                    .until(() -> pattern.matcher(output()).find());
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\n" + tail(60), e);
+        }
+        Matcher matcher = pattern.matcher(output());
+        matcher.find();
+        return matcher.group();
+    }
+
+    /** Waits for the JVM to exit by itself and returns its exit code. */
+    public int awaitExit(Duration timeout) {
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new AssertionError(name + " still running after " + timeout + "\n" + tail(60));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+        LIVE.remove(process);
+        return process.exitValue();
+    }
+
+    private String exitValueOrAlive() {
+        return process.isAlive() ? "alive" : "exit " + process.exitValue();
+    }
+
+    /** Terminates the JVM (then forcibly); safe to call more than once. */
+    @Override
+    public void close() {
+        try {
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        } finally {
+            LIVE.remove(process);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + (port < 0 ? "" : " on port " + port);
+    }
+}
