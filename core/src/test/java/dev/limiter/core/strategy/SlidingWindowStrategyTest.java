@@ -1,0 +1,141 @@
+package dev.limiter.core.strategy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.limiter.core.Bucket;
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.Outcome;
+import dev.limiter.core.clock.ManualClock;
+import org.junit.jupiter.api.Test;
+
+class SlidingWindowStrategyTest {
+
+    private static final long START = 1_767_225_600_000L;
+    private final ManualClock clock = new ManualClock(START);
+    private final SlidingWindowStrategy strategy = SlidingWindowStrategy.INSTANCE;
+    private final long[] out = Outcome.newArray();
+
+    private int drain(Bucket bucket, LimitConfig config) {
+        int admitted = 0;
+        while (strategy.check(bucket, config, out)) {
+            admitted++;
+        }
+        return admitted;
+    }
+
+    @Test
+    void noDoubleBurstAtTheBoundary() {
+        LimitConfig config = LimitConfig.of(10, 1000).withClock(clock);
+        clock.advance(999);
+        Bucket bucket = strategy.newBucket(config);
+        assertThat(drain(bucket, config)).isEqualTo(10);
+        clock.advance(1); // new window, previous fully weighted
+        assertThat(drain(bucket, config)).isZero();
+        assertThat(out[Outcome.RETRY_AFTER_MILLIS]).isEqualTo(100); // 10 * (1000 - e) <= 9 * 1000 at e = 100
+        clock.advance(100);
+        assertThat(drain(bucket, config)).isEqualTo(1);
+        clock.advance(400); // e = 500: prev weighs 5, current 1 -> 4 more
+        assertThat(drain(bucket, config)).isEqualTo(4);
+        assertThat(out[Outcome.REMAINING]).isZero();
+    }
+
+    @Test
+    void neverMoreThanTheLimitInAnySlidingWindow() {
+        LimitConfig config = LimitConfig.of(20, 1000).withClock(clock);
+        Bucket bucket = strategy.newBucket(config);
+        long[] admittedAt = new long[20_000];
+        int n = 0;
+        for (int ms = 0; ms < 10_000; ms++) {
+            n += drainInto(bucket, config, admittedAt, n);
+            clock.advance(1);
+        }
+        // with all windows full, the estimate admits about the limit per window; the true count in any 1 s
+        // span may exceed it only by the estimate's documented error, never double
+        for (int i = 0, j = 0; i < n; i++) {
+            while (admittedAt[i] - admittedAt[j] >= 1000) {
+                j++;
+            }
+            assertThat(i - j + 1).isLessThanOrEqualTo(2 * 20 - 1);
+        }
+        assertThat(n).isBetween(10 * 20 - 20, 10 * 20 + 20);
+    }
+
+    private int drainInto(Bucket bucket, LimitConfig config, long[] at, int from) {
+        int k = 0;
+        while (strategy.check(bucket, config, out)) {
+            at[from + k++] = clock.millis();
+        }
+        return k;
+    }
+
+    @Test
+    void estimateIsExactAtEveryInstant() {
+        LimitConfig config = LimitConfig.of(7, 100).withClock(clock);
+        Bucket bucket = strategy.newBucket(config);
+        assertThat(drain(bucket, config)).isEqualTo(7);
+        clock.advance(100);
+        for (int e = 0; e < 100; e++) {
+            int admitted = drain(bucket, config);
+            long previousWeighted = (7L * (100 - e) + 99) / 100; // ceil
+            assertThat(strategy.peek(bucket, config, out)).isZero();
+            assertThat(admitted).isLessThanOrEqualTo(7);
+            clock.advance(1);
+            if (e == 99) {
+                assertThat(previousWeighted).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void longIdleForgetsBothWindows() {
+        LimitConfig config = LimitConfig.of(5, 1000).withClock(clock);
+        Bucket bucket = strategy.newBucket(config);
+        assertThat(drain(bucket, config)).isEqualTo(5);
+        clock.advance(2000);
+        assertThat(strategy.isIdle(bucket, config)).isTrue();
+        assertThat(drain(bucket, config)).isEqualTo(5);
+        assertThat(out[Outcome.RESET_EPOCH_SECONDS]).isEqualTo(START / 1000 + 4);
+    }
+
+    @Test
+    void clockSteppingBackwardsNeverSticks() {
+        LimitConfig config = LimitConfig.of(5, 1000).withClock(clock);
+        Bucket bucket = strategy.newBucket(config);
+        clock.advance(1000);
+        assertThat(drain(bucket, config)).isEqualTo(5);
+        clock.advance(-1); // previous window: still counted against the stored one
+        assertThat(strategy.check(bucket, config, out)).isFalse();
+        clock.advance(-3_600_000L); // far back: a fresh start, not an hour's wait
+        assertThat(drain(bucket, config)).isEqualTo(5);
+    }
+
+    @Test
+    void limitsAboveTwentyOneBitsAreRejected() {
+        strategy.validate(LimitConfig.of(SlidingWindowStrategy.MAX_LIMIT, 1000));
+        assertThatThrownBy(() -> strategy.validate(LimitConfig.of(SlidingWindowStrategy.MAX_LIMIT + 1, 1000)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sliding-window");
+    }
+
+    @Test
+    void theLargestLimitCountsWithoutCorruptingTheIndex() {
+        LimitConfig config = LimitConfig.of(SlidingWindowStrategy.MAX_LIMIT, 60_000).withClock(clock);
+        Bucket bucket = strategy.newBucket(config);
+        assertThat(drain(bucket, config)).isEqualTo(SlidingWindowStrategy.MAX_LIMIT);
+        clock.advance(60_000);
+        assertThat(strategy.check(bucket, config, out)).isFalse(); // previous window fully weighted
+        clock.advance(60_000);
+        assertThat(strategy.check(bucket, config, out)).isTrue();
+    }
+
+    @Test
+    void reconfigureKeepsCountsForANewLimitAndRestartsForANewWindow() {
+        LimitConfig config = LimitConfig.of(10, 1000).withClock(clock);
+        Bucket bucket = strategy.newBucket(config);
+        for (int i = 0; i < 6; i++) {
+            strategy.check(bucket, config, out);
+        }
+        assertThat(drain(bucket, LimitConfig.of(8, 1000).withClock(clock))).isEqualTo(2);
+        assertThat(drain(bucket, LimitConfig.of(8, 7000).withClock(clock))).isEqualTo(8);
+    }
+}
