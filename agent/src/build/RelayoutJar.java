@@ -1,0 +1,83 @@
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+import java.util.zip.ZipEntry;
+
+/**
+ * Build step (run by exec-maven-plugin as a single-file Java program): turns the shaded jar into limiter.jar.
+ *
+ * <p>Only the bootstrap API ({@code dev/limiter/api}, {@code dev/limiter/bootstrap}), the premain class and the
+ * manifest/licences stay at the jar root, where the system and bootstrap loaders look. Every other class moves
+ * to {@code inst/<name>.classdata} and every other resource to {@code inst/<name>}, where only
+ * {@code AgentClassLoader} looks. The step fails the build if anything else would be left at the root.
+ */
+public final class RelayoutJar {
+
+    private static final String PREFIX = "inst/";
+    private static final String SUFFIX = ".classdata";
+
+    public static void main(String[] args) throws IOException {
+        Path in = Path.of(args[0]);
+        Path out = Path.of(args[1]);
+        Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
+        List<String> root = new ArrayList<>();
+        try (JarFile source = new JarFile(in.toFile());
+             JarOutputStream target = new JarOutputStream(Files.newOutputStream(tmp))) {
+            copy(source, source.getJarEntry("META-INF/MANIFEST.MF"), "META-INF/MANIFEST.MF", target);
+            for (Enumeration<JarEntry> e = source.entries(); e.hasMoreElements(); ) {
+                JarEntry entry = e.nextElement();
+                String name = entry.getName();
+                if (entry.isDirectory() || name.equals("META-INF/MANIFEST.MF")) {
+                    continue;
+                }
+                if (staysAtRoot(name)) {
+                    root.add(name);
+                    copy(source, entry, name, target);
+                } else if (name.endsWith(".class")) {
+                    copy(source, entry, PREFIX + name.substring(0, name.length() - 6) + SUFFIX, target);
+                } else {
+                    copy(source, entry, PREFIX + name, target);
+                }
+            }
+        }
+        for (String name : root) {
+            if (!allowedAtRoot(name)) {
+                Files.deleteIfExists(tmp);
+                System.err.println("RelayoutJar: unexpected class at the jar root: " + name);
+                System.exit(1);
+            }
+        }
+        Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        System.out.println("RelayoutJar: wrote " + out + " (" + root.size() + " entries at the root)");
+    }
+
+    private static boolean staysAtRoot(String name) {
+        return name.startsWith("dev/limiter/api/")
+                || name.startsWith("dev/limiter/bootstrap/")
+                || name.equals("dev/limiter/agent/LimiterAgent.class")
+                || name.startsWith("META-INF/LICENSE")
+                || name.startsWith("META-INF/NOTICE");
+    }
+
+    private static boolean allowedAtRoot(String name) {
+        return !name.endsWith(".class") || staysAtRoot(name);
+    }
+
+    private static void copy(JarFile source, JarEntry entry, String name, JarOutputStream target) throws IOException {
+        ZipEntry copy = new ZipEntry(name);
+        copy.setTime(entry.getTime());
+        target.putNextEntry(copy);
+        try (InputStream data = source.getInputStream(entry)) {
+            data.transferTo(target);
+        }
+        target.closeEntry();
+    }
+}

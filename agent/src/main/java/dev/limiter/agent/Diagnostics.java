@@ -1,0 +1,30 @@
+package dev.limiter.agent;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Start-up facts for troubleshooting: how many classes were woven, and (with {@code -Dlimiter.debug=true})
+ * which ones, logged at INFO through JUL. Never on the request path.
+ */
+public final class Diagnostics {
+
+    private static final boolean DEBUG = Boolean.getBoolean("limiter.debug");
+    private static final AtomicInteger WOVEN = new AtomicInteger();
+
+    private Diagnostics() {
+    }
+
+    static void woven(String className) {
+        WOVEN.incrementAndGet();
+        if (DEBUG) {
+            Logger.getLogger("dev.limiter").log(Level.INFO, "limiter: woven " + className);
+        }
+    }
+
+    /** Number of classes woven so far. */
+    public static int wovenClasses() {
+        return WOVEN.get();
+    }
+}

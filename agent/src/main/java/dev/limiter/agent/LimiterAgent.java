@@ -1,0 +1,95 @@
+package dev.limiter.agent;
+
+import java.io.File;
+import java.io.PrintStream;
+import java.lang.instrument.Instrumentation;
+import java.lang.reflect.InvocationTargetException;
+import java.net.URL;
+import java.nio.file.Path;
+import java.util.jar.JarFile;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The premain / agentmain / {@code Main-Class} of {@code limiter.jar}: the only agent class the system class
+ * loader ever loads.
+ *
+ * <p>It does as little as possible and holds no state: it appends the jar to the bootstrap search path (so
+ * woven code in any loader sees {@code dev.limiter.bootstrap.LimiterBridge}), creates the isolated
+ * {@code AgentClassLoader} and hands over to {@code AgentInstaller} inside it. Every bootstrap class is reached
+ * by reflection, after the append, so the verifier never loads a second copy of one through the system loader.
+ * Nothing thrown here may stop the application: failures are logged and the application starts unprotected
+ * (only {@code strict=true} with invalid rules stops it, deliberately, inside the installer).
+ */
+public final class LimiterAgent {
+
+    private static final String INSTALLER = "dev.limiter.agent.AgentInstaller";
+    private static final String CLI = "dev.limiter.agent.cli.LimiterCli";
+    private static final String LOADER = "dev.limiter.bootstrap.AgentClassLoader";
+    private static final String GUARD = "dev.limiter.bootstrap.StartGuard";
+
+    private LimiterAgent() {
+    }
+
+    public static void premain(String args, Instrumentation inst) {
+        start(args, inst);
+    }
+
+    public static void agentmain(String args, Instrumentation inst) {
+        start(args, inst);
+    }
+
+    /** {@code java -jar limiter.jar validate rules.yml}. */
+    public static void main(String[] args) throws Exception {
+        File jar = agentJar();
+        ClassLoader loader = newAgentLoader(Class.forName(LOADER), jar);
+        Thread.currentThread().setContextClassLoader(loader);
+        Object code = loader.loadClass(CLI)
+                .getMethod("run", String[].class, PrintStream.class, PrintStream.class)
+                .invoke(null, args, System.out, System.err);
+        System.exit((Integer) code);
+    }
+
+    private static void start(String args, Instrumentation inst) {
+        try {
+            File jar = agentJar();
+            inst.appendToBootstrapClassLoaderSearch(new JarFile(jar));
+            if (!(Boolean) Class.forName(GUARD, true, null).getMethod("claim").invoke(null)) {
+                Logger.getLogger("dev.limiter").warning("limiter is already running; ignoring " + jar);
+                return;
+            }
+            ClassLoader loader = newAgentLoader(Class.forName(LOADER, true, null), jar);
+            Thread thread = Thread.currentThread();
+            ClassLoader previous = thread.getContextClassLoader();
+            thread.setContextClassLoader(loader);
+            try {
+                loader.loadClass(INSTALLER)
+                        .getMethod("install", String.class, Instrumentation.class, Path.class)
+                        .invoke(null, args, inst, jar.toPath());
+            } finally {
+                thread.setContextClassLoader(previous);
+            }
+        } catch (InvocationTargetException e) {
+            failed(e.getCause());
+        } catch (Throwable t) {
+            failed(t);
+        }
+    }
+
+    private static void failed(Throwable t) {
+        try {
+            Logger.getLogger("dev.limiter").log(Level.SEVERE, "limiter failed to start; the application runs unprotected", t);
+        } catch (Throwable ignored) {
+            // nothing else we can do without risking the application's start-up
+        }
+    }
+
+    private static ClassLoader newAgentLoader(Class<?> loaderClass, File jar) throws Exception {
+        return (ClassLoader) loaderClass.getConstructor(JarFile.class, URL.class)
+                .newInstance(new JarFile(jar), jar.toURI().toURL());
+    }
+
+    private static File agentJar() throws Exception {
+        return new File(LimiterAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+}

@@ -1,0 +1,59 @@
+package dev.limiter.agent.servlet;
+
+import dev.limiter.rules.ClientIpResolver;
+import dev.limiter.rules.KeySpec;
+import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleSet;
+
+/**
+ * Turns a rule's {@link KeySpec} into the key string of one servlet request.
+ *
+ * <p>A missing value (no such header or parameter, no authenticated user) is not a reason to skip the limit:
+ * all requests without the value share one budget, the key {@value #MISSING}. Otherwise a client could escape
+ * a per-API-key limit by sending no key. {@code param:} reads {@code getParameter}, which for form posts makes
+ * the container parse the body (documented in docs/agent.md).
+ *
+ * <p>With fault injection on (tests only), rules whose id starts with {@code fault-} throw here, to prove that
+ * a failing limiter neither breaks the request nor escapes {@code on-error}.
+ */
+final class KeyExtractor {
+
+    static final String MISSING = "";
+    private static final String FAULT_PREFIX = "fault-";
+
+    private final boolean faultInjection;
+
+    KeyExtractor(boolean faultInjection) {
+        this.faultInjection = faultInjection;
+    }
+
+    String key(Rule rule, RuleSet rules, ServletApi api, Object request, String path) throws Throwable {
+        if (faultInjection && rule.id().startsWith(FAULT_PREFIX)) {
+            throw new IllegalStateException("injected fault for rule " + rule.id());
+        }
+        KeySpec spec = rule.key();
+        String value = switch (spec.kind()) {
+            case GLOBAL, ARG -> MISSING;
+            case IP -> clientIp(rules.clientIp(), api, request);
+            case HEADER -> api.header(request, spec.name());
+            case PARAM -> api.parameter(request, spec.name());
+            case PRINCIPAL -> api.principal(request);
+            case PATH -> path;
+            case PATH_PARAM -> rule.pathParam(path);
+        };
+        return value == null ? MISSING : value;
+    }
+
+    /**
+     * The peer address, unless the peer is a trusted proxy: only then are the forwarding headers read, every
+     * line of them (a proxy may add its own line after the client's), so a client cannot choose its key.
+     */
+    private static String clientIp(ClientIpResolver resolver, ServletApi api, Object request) throws Throwable {
+        String peer = api.remoteAddr(request);
+        if (peer == null || !resolver.isTrusted(peer)) {
+            return peer;
+        }
+        return resolver.resolve(peer, api.headerLines(request, "X-Forwarded-For"),
+                api.headerLines(request, "Forwarded"));
+    }
+}

@@ -1,0 +1,199 @@
+package dev.limiter.agent.servlet;
+
+import java.io.OutputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.security.Principal;
+
+/**
+ * Calls into the servlet API of one request class through cached {@link MethodHandle}s.
+ *
+ * <p>Why method handles: the decision code lives in the agent's isolated loader, which cannot see
+ * {@code javax.servlet} or {@code jakarta.servlet} (they belong to the server or the web app, possibly several
+ * copies at once). The alternatives were inlining all key-reading and 429-writing code into every woven
+ * method, or injecting helper classes into each application loader (OTel's HelperInjector), which needs
+ * {@code Unsafe}/reflective {@code defineClass} and more of it on every Java release. A handle per method,
+ * resolved once per request class against the public {@code HttpServletRequest}/{@code HttpServletResponse}
+ * interface that class implements, keeps one copy of the code, works for both namespaces and any number of
+ * API copies, and costs an indirect call per use and no allocation.
+ *
+ * <p>Instances are immutable and cached per request class ({@link #of}). {@link #UNSUPPORTED} stands for
+ * requests that are not HTTP (or whose API could not be resolved): they are never limited.
+ */
+final class ServletApi {
+
+    static final ServletApi UNSUPPORTED = new ServletApi();
+
+    private static final ClassValue<ServletApi> BY_REQUEST_CLASS = new ClassValue<>() {
+        @Override
+        protected ServletApi computeValue(Class<?> type) {
+            return resolve(type);
+        }
+    };
+
+    private static final MethodType OBJ_TO_STRING = MethodType.methodType(String.class, Object.class);
+    private static final MethodType OBJ_STRING_TO_STRING = MethodType.methodType(String.class, Object.class, String.class);
+
+    final boolean supported;
+    private final MethodHandle getMethod;
+    private final MethodHandle getServletPath;
+    private final MethodHandle getPathInfo;
+    private final MethodHandle getHeader;
+    private final MethodHandle getHeaders;
+    private final MethodHandle getParameter;
+    private final MethodHandle getRemoteAddr;
+    private final MethodHandle getUserPrincipal;
+    private final MethodHandle getAttribute;
+    private final MethodHandle setAttribute;
+    private final MethodHandle isCommitted;
+    private final MethodHandle setStatus;
+    private final MethodHandle setHeader;
+    private final MethodHandle setContentType;
+    private final MethodHandle getOutputStream;
+
+    private ServletApi() {
+        supported = false;
+        getMethod = getServletPath = getPathInfo = getHeader = getHeaders = getParameter = getRemoteAddr = null;
+        getUserPrincipal = getAttribute = setAttribute = null;
+        isCommitted = setStatus = setHeader = setContentType = getOutputStream = null;
+    }
+
+    private ServletApi(Class<?> req, Class<?> res) throws ReflectiveOperationException {
+        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+        supported = true;
+        getMethod = virtual(lookup, req, "getMethod", OBJ_TO_STRING);
+        getServletPath = virtual(lookup, req, "getServletPath", OBJ_TO_STRING);
+        getPathInfo = virtual(lookup, req, "getPathInfo", OBJ_TO_STRING);
+        getHeader = virtual(lookup, req, "getHeader", OBJ_STRING_TO_STRING);
+        getHeaders = virtual(lookup, req, "getHeaders",
+                MethodType.methodType(java.util.Enumeration.class, Object.class, String.class));
+        getParameter = virtual(lookup, req, "getParameter", OBJ_STRING_TO_STRING);
+        getRemoteAddr = virtual(lookup, req, "getRemoteAddr", OBJ_TO_STRING);
+        getUserPrincipal = virtual(lookup, req, "getUserPrincipal",
+                MethodType.methodType(Principal.class, Object.class));
+        getAttribute = virtual(lookup, req, "getAttribute",
+                MethodType.methodType(Object.class, Object.class, String.class));
+        setAttribute = virtual(lookup, req, "setAttribute",
+                MethodType.methodType(void.class, Object.class, String.class, Object.class));
+        isCommitted = virtual(lookup, res, "isCommitted", MethodType.methodType(boolean.class, Object.class));
+        setStatus = virtual(lookup, res, "setStatus", MethodType.methodType(void.class, Object.class, int.class));
+        setHeader = virtual(lookup, res, "setHeader",
+                MethodType.methodType(void.class, Object.class, String.class, String.class));
+        setContentType = virtual(lookup, res, "setContentType",
+                MethodType.methodType(void.class, Object.class, String.class));
+        getOutputStream = virtual(lookup, res, "getOutputStream",
+                MethodType.methodType(OutputStream.class, Object.class));
+    }
+
+    /** The accessors for {@code request}'s class; {@link #UNSUPPORTED} for non-HTTP requests. */
+    static ServletApi of(Object request) {
+        return request == null ? UNSUPPORTED : BY_REQUEST_CLASS.get(request.getClass());
+    }
+
+    private static ServletApi resolve(Class<?> requestClass) {
+        ClassLoader loader = requestClass.getClassLoader();
+        for (ServletNamespace ns : ServletNamespace.values()) {
+            try {
+                Class<?> req = Class.forName(ns.type("http.HttpServletRequest"), false, loader);
+                if (req.isAssignableFrom(requestClass)) {
+                    Class<?> res = Class.forName(ns.type("http.HttpServletResponse"), false, req.getClassLoader());
+                    return new ServletApi(req, res);
+                }
+            } catch (ReflectiveOperationException | LinkageError notThisOne) {
+                // try the other namespace
+            }
+        }
+        return UNSUPPORTED;
+    }
+
+    /** Finds {@code name} on {@code owner} and adapts it so the receiver is typed {@code Object}. */
+    private static MethodHandle virtual(MethodHandles.Lookup lookup, Class<?> owner, String name, MethodType erased)
+            throws ReflectiveOperationException {
+        Class<?>[] params = erased.dropParameterTypes(0, 1).parameterArray();
+        java.lang.reflect.Method method = owner.getMethod(name, params);
+        MethodHandle handle = lookup.unreflect(method);
+        return handle.asType(erased);
+    }
+
+    String method(Object request) throws Throwable {
+        return (String) getMethod.invokeExact(request);
+    }
+
+    /**
+     * The path inside the application as the container decoded and normalised it: servlet path plus path
+     * info (never the raw request URI, whose encoding and dot segments a client controls). Allocates only for
+     * prefix mappings such as {@code /api/*}, where both parts are non-empty.
+     */
+    String path(Object request) throws Throwable {
+        String servletPath = (String) getServletPath.invokeExact(request);
+        String pathInfo = (String) getPathInfo.invokeExact(request);
+        if (servletPath == null || servletPath.isEmpty()) {
+            return pathInfo == null ? "/" : pathInfo;
+        }
+        return pathInfo == null ? servletPath : servletPath.concat(pathInfo);
+    }
+
+    String header(Object request, String name) throws Throwable {
+        return (String) getHeader.invokeExact(request, name);
+    }
+
+    /** Every line of a header joined with {@code ", "}, or null if absent (allocates: rare paths only). */
+    String headerLines(Object request, String name) throws Throwable {
+        java.util.Enumeration<?> lines = (java.util.Enumeration<?>) getHeaders.invokeExact(request, name);
+        if (lines == null || !lines.hasMoreElements()) {
+            return null;
+        }
+        String first = String.valueOf(lines.nextElement());
+        if (!lines.hasMoreElements()) {
+            return first;
+        }
+        StringBuilder joined = new StringBuilder(first);
+        while (lines.hasMoreElements()) {
+            joined.append(", ").append(lines.nextElement());
+        }
+        return joined.toString();
+    }
+
+    String parameter(Object request, String name) throws Throwable {
+        return (String) getParameter.invokeExact(request, name);
+    }
+
+    String remoteAddr(Object request) throws Throwable {
+        return (String) getRemoteAddr.invokeExact(request);
+    }
+
+    /** The authenticated user's name, or null. */
+    String principal(Object request) throws Throwable {
+        Principal principal = (Principal) getUserPrincipal.invokeExact(request);
+        return principal == null ? null : principal.getName();
+    }
+
+    Object attribute(Object request, String name) throws Throwable {
+        return (Object) getAttribute.invokeExact(request, name);
+    }
+
+    void attribute(Object request, String name, Object value) throws Throwable {
+        setAttribute.invokeExact(request, name, value);
+    }
+
+    boolean committed(Object response) throws Throwable {
+        return (boolean) isCommitted.invokeExact(response);
+    }
+
+    void status(Object response, int status) throws Throwable {
+        setStatus.invokeExact(response, status);
+    }
+
+    void header(Object response, String name, String value) throws Throwable {
+        setHeader.invokeExact(response, name, value);
+    }
+
+    void contentType(Object response, String type) throws Throwable {
+        setContentType.invokeExact(response, type);
+    }
+
+    OutputStream body(Object response) throws Throwable {
+        return (OutputStream) getOutputStream.invokeExact(response);
+    }
+}

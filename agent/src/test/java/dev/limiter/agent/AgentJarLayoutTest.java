@@ -1,0 +1,61 @@
+package dev.limiter.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Checks the packaged {@code limiter.jar} (runs after {@code package}, bound to {@code integration-test}): only
+ * the bootstrap API and the premain class are visible at the root, everything else is hidden under
+ * {@code inst/} as {@code .classdata}, third-party code is relocated, and the manifest declares the agent.
+ */
+class AgentJarLayoutTest {
+
+    private static JarFile jar() throws Exception {
+        return new JarFile(new File(System.getProperty("limiter.agent.jar", "target/limiter.jar")));
+    }
+
+    @Test
+    void onlyTheBootstrapApiAndPremainAreAtTheRoot() throws Exception {
+        List<String> rootClasses = new ArrayList<>();
+        List<String> hiddenClassFiles = new ArrayList<>();
+        try (JarFile jar = jar()) {
+            for (JarEntry entry : java.util.Collections.list(jar.entries())) {
+                String name = entry.getName();
+                if (name.endsWith(".class")) {
+                    if (name.startsWith("inst/")) {
+                        hiddenClassFiles.add(name);
+                    } else {
+                        rootClasses.add(name);
+                    }
+                }
+            }
+            assertThat(rootClasses).isNotEmpty().allSatisfy(name -> assertThat(name).matches(
+                    "dev/limiter/(api/.*|bootstrap/.*|agent/LimiterAgent)\\.class"));
+            assertThat(hiddenClassFiles).isEmpty();
+            assertThat(jar.getJarEntry("inst/dev/limiter/agent/AgentInstaller.classdata")).isNotNull();
+            assertThat(jar.getJarEntry("inst/dev/limiter/shaded/bytebuddy/ByteBuddy.classdata")).isNotNull();
+            assertThat(jar.getJarEntry("inst/net/bytebuddy/ByteBuddy.classdata")).isNull();
+            assertThat(java.util.Collections.list(jar.entries())).noneMatch(e -> e.getName().startsWith("com/")
+                    || e.getName().startsWith("net/") || e.getName().startsWith("org/")
+                    || e.getName().startsWith("inst/com/") || e.getName().startsWith("inst/org/yaml"));
+        }
+    }
+
+    @Test
+    void theManifestDeclaresTheAgentAndTheCli() throws Exception {
+        try (JarFile jar = jar()) {
+            Attributes main = jar.getManifest().getMainAttributes();
+            assertThat(main.getValue("Premain-Class")).isEqualTo("dev.limiter.agent.LimiterAgent");
+            assertThat(main.getValue("Agent-Class")).isEqualTo("dev.limiter.agent.LimiterAgent");
+            assertThat(main.getValue("Main-Class")).isEqualTo("dev.limiter.agent.LimiterAgent");
+            assertThat(main.getValue("Can-Retransform-Classes")).isEqualTo("true");
+        }
+    }
+}
