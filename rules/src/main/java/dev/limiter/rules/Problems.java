@@ -1,0 +1,52 @@
+package dev.limiter.rules;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Collects every problem of one load, so a person fixes a file in one round instead of one error per attempt.
+ */
+final class Problems {
+
+    private final String file;
+    private final List<RulesError> errors = new ArrayList<>();
+
+    Problems(String file) {
+        this.file = file;
+    }
+
+    String file() {
+        return file;
+    }
+
+    void add(int line, int column, String message) {
+        errors.add(new RulesError(file, line, column, message));
+    }
+
+    void add(YamlNode at, String message) {
+        add(at.line(), at.column(), message);
+    }
+
+    void add(YamlNode.YamlEntry at, String message) {
+        add(at.line(), at.column(), message);
+    }
+
+    boolean any() {
+        return !errors.isEmpty();
+    }
+
+    int count() {
+        return errors.size();
+    }
+
+    /** Throws every problem, sorted by position (stable, so one position keeps the order found). */
+    void throwIfAny() {
+        if (errors.isEmpty()) {
+            return;
+        }
+        List<RulesError> sorted = new ArrayList<>(errors);
+        sorted.sort(Comparator.comparingInt(RulesError::line).thenComparingInt(RulesError::column));
+        throw new RulesException(sorted);
+    }
+}

@@ -1,0 +1,221 @@
+package dev.limiter.rules;
+
+import dev.limiter.core.KeyedLimiter;
+import java.util.List;
+
+/**
+ * One compiled rule of a {@link RuleSet}: what it matches, what it counts by, and its live limiter.
+ *
+ * <p>Immutable except for the state it shares with its predecessor across reloads ({@link RuleState}: the
+ * limiter, the stats and the run-time mode). Everything the request path needs is precomputed here, e.g. the
+ * {@code RateLimit-Policy} header value, so admitting a request builds no strings.
+ */
+public final class Rule {
+
+    /** What kind of code a rule guards. */
+    public enum Target {
+        /** Servlet requests, matched on method and path. */
+        HTTP,
+        /** JAX-RS resource methods, matched on class and method name. */
+        JAXRS,
+        /** Plain Java methods, matched on class and method name. */
+        METHOD
+    }
+
+    /** Thrown by plain methods when no {@code throw:} is configured. */
+    public static final String DEFAULT_THROW = "dev.limiter.api.RateLimitExceededException";
+
+    private final String id;
+    private final int index;
+    private final Target target;
+    private final List<String> paths;
+    private final PathPattern[] patterns;
+    private final int methodBits;
+    private final List<String> httpMethods;
+    private final NameGlob classGlob;
+    private final NameGlob methodGlob;
+    private final KeySpec key;
+    private final Mode fileMode;
+    private final OnError onError;
+    private final String throwClass;
+    private final String matchText;
+    private final String policyHeader;
+    private final String limitText;
+    private final RuleState state;
+
+    Rule(String id, int index, Target target, List<String> paths, PathPattern[] patterns, int methodBits,
+            List<String> httpMethods, NameGlob classGlob, NameGlob methodGlob, KeySpec key, Mode fileMode,
+            OnError onError, String throwClass, RuleState state) {
+        this.id = id;
+        this.index = index;
+        this.target = target;
+        this.paths = List.copyOf(paths);
+        this.patterns = patterns;
+        this.methodBits = methodBits;
+        this.httpMethods = List.copyOf(httpMethods);
+        this.classGlob = classGlob;
+        this.methodGlob = methodGlob;
+        this.key = key;
+        this.fileMode = fileMode;
+        this.onError = onError;
+        this.throwClass = throwClass == null ? DEFAULT_THROW : throwClass;
+        this.state = state;
+        this.matchText = describe();
+        long limit = state.limiter.config().limit();
+        long windowSeconds = Math.max(1, (state.limiter.config().windowMillis() + 999) / 1000);
+        this.limitText = Long.toString(limit);
+        this.policyHeader = state.limiter.strategy().releasesOnExit()
+                ? "\"" + id + "\";q=" + limit
+                : "\"" + id + "\";q=" + limit + ";w=" + windowSeconds;
+    }
+
+    private String describe() {
+        switch (target) {
+            case HTTP:
+                return "http " + (httpMethods.isEmpty() ? "*" : String.join(",", httpMethods)) + " "
+                        + String.join(" ", paths);
+            case JAXRS:
+                return "jaxrs " + classGlob + "#" + methodGlob;
+            default:
+                return "method " + classGlob + "#" + methodGlob;
+        }
+    }
+
+    /** The rule's id, unique in its file; the identity that keeps live state across reloads. */
+    public String id() {
+        return id;
+    }
+
+    /** Position in the file (0-based); matches are reported in this order. */
+    int index() {
+        return index;
+    }
+
+    public Target target() {
+        return target;
+    }
+
+    /** The path patterns as written (HTTP rules; empty otherwise). */
+    public List<String> paths() {
+        return paths;
+    }
+
+    /** The {@code methods:} as written, empty for "all methods" (HTTP rules). */
+    public List<String> httpMethods() {
+        return httpMethods;
+    }
+
+    int methodBits() {
+        return methodBits;
+    }
+
+    /** Class-name glob of JAX-RS and method rules; null for HTTP rules. */
+    public NameGlob classGlob() {
+        return classGlob;
+    }
+
+    /** Method-name glob of JAX-RS and method rules ({@code *} when not given); null for HTTP rules. */
+    public NameGlob methodGlob() {
+        return methodGlob;
+    }
+
+    /** True if a JAX-RS or method rule applies to this class and method (names only, no class loading). */
+    public boolean matches(String className, String methodName) {
+        return classGlob != null && classGlob.matches(className) && methodGlob.matches(methodName);
+    }
+
+    public KeySpec key() {
+        return key;
+    }
+
+    /** The mode in force: a run-time override if one was set, else the file's. Volatile read. */
+    public Mode mode() {
+        Mode override = state.modeOverride();
+        return override != null ? override : fileMode;
+    }
+
+    /** The mode the file gives. */
+    public Mode fileMode() {
+        return fileMode;
+    }
+
+    /**
+     * Switches the rule between enforce and dry-run at run time (JMX), or back to the file's mode with null.
+     * The override survives reloads that keep the rule and do not change its {@code mode:} in the file.
+     */
+    public void setMode(Mode override) {
+        state.modeOverride(override);
+    }
+
+    public OnError onError() {
+        return onError;
+    }
+
+    /** The live limiter, shared with the previous snapshot's rule of the same id and strategy. */
+    public KeyedLimiter limiter() {
+        return state.limiter;
+    }
+
+    public RuleStats stats() {
+        return state.stats;
+    }
+
+    /** Keys the limiter holds at most (oldest idle keys are evicted beyond it). */
+    public int maxKeys() {
+        return state.maxKeys;
+    }
+
+    /** The strategy name as resolved ({@code token-bucket}, or a custom SPI name). */
+    public String strategyName() {
+        return state.strategyName;
+    }
+
+    /** What the rule matches, for logs and JMX, e.g. {@code http GET,POST /api/**}. */
+    public String matchText() {
+        return matchText;
+    }
+
+    /** Exception class plain methods throw when rejected ({@link #DEFAULT_THROW} unless {@code throw:} says). */
+    public String throwClass() {
+        return throwClass;
+    }
+
+    /** The IETF draft {@code RateLimit-Policy} value, e.g. {@code "api-per-ip";q=100;w=1}; precomputed. */
+    public String policyHeader() {
+        return policyHeader;
+    }
+
+    /** The limit as text for {@code X-RateLimit-Limit}; precomputed. */
+    public String limitText() {
+        return limitText;
+    }
+
+    /**
+     * The path segment captured as {@code {name}} for a {@code path-param:name} key, or null if no pattern of
+     * this rule captures it from {@code path}. Allocates the returned substring (only rules keyed on path
+     * parameters pay for it).
+     */
+    public String pathParam(String path) {
+        if (key.kind() != KeySpec.Kind.PATH_PARAM) {
+            return null;
+        }
+        for (PathPattern pattern : patterns) {
+            String value = pattern.capture(path, key.name());
+            if (value != null) {
+                return value;
+            }
+        }
+        return null;
+    }
+
+    RuleState state() {
+        return state;
+    }
+
+    @Override
+    public String toString() {
+        return id + " (" + matchText + ", key " + key + ", " + state.strategyName + " "
+                + state.limiter.config().limit() + "/" + state.limiter.config().windowMillis() + "ms, "
+                + mode().spelling() + ")";
+    }
+}

@@ -1,0 +1,159 @@
+package dev.limiter.rules;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One immutable snapshot of the rules file, compiled for the request path.
+ *
+ * <p>Immutable so that {@link RuleSetHolder} can publish a new one with a single volatile write and a reader
+ * never sees half a reload. Matching methods are allocation-free; callers pass their own (per-thread) output
+ * array, sized with {@link #maxHttpMatches()} (or simply {@code rules().size()}).
+ */
+public final class RuleSet {
+
+    private static final RuleSet EMPTY = new RuleSet(null, List.of(), ResponseSpec.DEFAULT,
+            ClientIpResolver.PEER_ONLY, true);
+
+    private final Path source;
+    private final List<Rule> rules;
+    private final Map<String, Rule> byId;
+    private final ResponseSpec response;
+    private final ClientIpResolver clientIp;
+    private final boolean watch;
+    private final PathTrie http;
+    private final Rule[] methodRules;
+    private final Rule[] jaxrsRules;
+    private final int httpRuleCount;
+
+    RuleSet(Path source, List<Rule> rules, ResponseSpec response, ClientIpResolver clientIp, boolean watch) {
+        this.source = source;
+        this.rules = List.copyOf(rules);
+        this.response = response;
+        this.clientIp = clientIp;
+        this.watch = watch;
+        Map<String, Rule> ids = new LinkedHashMap<>();
+        List<Rule> methods = new ArrayList<>();
+        List<Rule> jaxrs = new ArrayList<>();
+        PathTrie.Builder trie = new PathTrie.Builder();
+        Rule[] all = this.rules.toArray(new Rule[0]);
+        int httpRules = 0;
+        for (Rule rule : all) {
+            ids.put(rule.id(), rule);
+            switch (rule.target()) {
+                case HTTP:
+                    httpRules++;
+                    for (String path : rule.paths()) {
+                        trie.add(PathPattern.compile(path), rule.index());
+                    }
+                    break;
+                case JAXRS:
+                    jaxrs.add(rule);
+                    break;
+                default:
+                    methods.add(rule);
+            }
+        }
+        this.byId = Collections.unmodifiableMap(ids);
+        this.http = trie.build(all);
+        this.methodRules = methods.toArray(new Rule[0]);
+        this.jaxrsRules = jaxrs.toArray(new Rule[0]);
+        this.httpRuleCount = httpRules;
+    }
+
+    /** No rules, default response, no trusted proxies: what runs before a valid file has been read. */
+    public static RuleSet empty() {
+        return EMPTY;
+    }
+
+    /** Every rule, in file order. */
+    public List<Rule> rules() {
+        return rules;
+    }
+
+    /** The rule with this id, or null. */
+    public Rule rule(String id) {
+        return byId.get(id);
+    }
+
+    public ResponseSpec response() {
+        return response;
+    }
+
+    public ClientIpResolver clientIp() {
+        return clientIp;
+    }
+
+    /** The file this set was read from; null for {@link #empty()}. */
+    public Path source() {
+        return source;
+    }
+
+    /** {@code reload.watch}: whether the file is watched for changes. */
+    public boolean watch() {
+        return watch;
+    }
+
+    /** The most rules one HTTP request can match: a sufficient size for {@link #matchHttp}'s array. */
+    public int maxHttpMatches() {
+        return httpRuleCount;
+    }
+
+    /**
+     * The HTTP rules that apply to a request, in file order, written into {@code out}.
+     *
+     * <p>Request path: no allocation, no regex, no locks; one trie walk whatever the number of rules. The path
+     * should be the decoded, dot-segment-free path (servlet path plus path info); empty segments and
+     * {@code ;matrix} parameters are ignored.
+     *
+     * @param method the request method, e.g. {@code GET} (case-sensitive)
+     * @param path   the request path, e.g. {@code /api/users/42}
+     * @param out    receives the matched rules; at most {@code out.length} are written
+     * @return how many rules were written
+     */
+    public int matchHttp(String method, String path, Rule[] out) {
+        if (httpRuleCount == 0 || path == null) {
+            return 0;
+        }
+        return http.match(path, HttpMethods.bit(method), out);
+    }
+
+    /** Rules with a {@code method:} match (plain Java methods), in file order. */
+    public List<Rule> methodRules() {
+        return List.of(methodRules);
+    }
+
+    /** Rules with a {@code jaxrs:} match, in file order. */
+    public List<Rule> jaxrsRules() {
+        return List.of(jaxrsRules);
+    }
+
+    /** The {@code method:} rules for a class and method name, into {@code out}; allocation-free. */
+    public int matchMethod(String className, String methodName, Rule[] out) {
+        return match(methodRules, className, methodName, out);
+    }
+
+    /** The {@code jaxrs:} rules for a resource class and method name, into {@code out}; allocation-free. */
+    public int matchJaxrs(String className, String methodName, Rule[] out) {
+        return match(jaxrsRules, className, methodName, out);
+    }
+
+    private static int match(Rule[] candidates, String className, String methodName, Rule[] out) {
+        int count = 0;
+        for (int i = 0; i < candidates.length && count < out.length; i++) {
+            if (candidates[i].matches(className, methodName)) {
+                out[count++] = candidates[i];
+            }
+        }
+        return count;
+    }
+
+    @Override
+    public String toString() {
+        return "RuleSet[" + (source == null ? "empty" : source) + ", " + rules.size() + " rules]";
+    }
+}

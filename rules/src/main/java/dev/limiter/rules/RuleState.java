@@ -1,0 +1,35 @@
+package dev.limiter.rules;
+
+import dev.limiter.core.KeyedLimiter;
+
+/**
+ * The part of a rule that lives across reloads: the keyed limiter (counters, tokens, keys), the stats, and the
+ * mode set at run time over JMX.
+ *
+ * <p>Separate from {@link Rule} because a {@code Rule} is part of an immutable snapshot and is rebuilt on every
+ * reload, while this state must survive it when the rule's id and strategy do. The mode override is volatile:
+ * a JMX thread writes it, request threads read it.
+ */
+final class RuleState {
+
+    final KeyedLimiter limiter;
+    final RuleStats stats;
+    final String strategyName;
+    final int maxKeys;
+    private volatile Mode modeOverride;
+
+    RuleState(KeyedLimiter limiter, RuleStats stats, String strategyName, int maxKeys) {
+        this.limiter = limiter;
+        this.stats = stats;
+        this.strategyName = strategyName;
+        this.maxKeys = maxKeys;
+    }
+
+    Mode modeOverride() {
+        return modeOverride;
+    }
+
+    void modeOverride(Mode mode) {
+        this.modeOverride = mode;
+    }
+}

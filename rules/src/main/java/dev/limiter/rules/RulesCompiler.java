@@ -1,0 +1,613 @@
+package dev.limiter.rules;
+
+import dev.limiter.core.Clock;
+import dev.limiter.core.KeyedLimiter;
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.RateLimitStrategy;
+import dev.limiter.core.Strategies;
+import dev.limiter.core.store.LocalKeyedLimiter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns the positioned YAML tree into a {@link RuleSet}: checks every value, reports every problem with its
+ * position, and only when the whole file is valid creates or carries over the rules' live state.
+ *
+ * <p>Two phases on purpose: validation must not touch the running limiters (a bad file on reload must leave
+ * everything exactly as it was), so {@link KeyedLimiter#reconfigure} and new limiters happen only after the
+ * last check passed.
+ */
+final class RulesCompiler {
+
+    static final int SUPPORTED_VERSION = 1;
+    static final int DEFAULT_MAX_KEYS = 100_000;
+    static final int MAX_MAX_KEYS = 100_000_000;
+    static final long DEFAULT_CONCURRENCY_WINDOW_MILLIS = 1_000;
+    static final int MAX_ID_LENGTH = 100;
+
+    private static final String[] TOP_KEYS = {"version", "reload", "response", "client-ip", "defaults", "rules",
+        "store"};
+    private static final String[] RULE_KEYS = {"id", "match", "key", "limit", "window", "strategy", "capacity",
+        "mode", "on-error", "max-keys", "throw", "store"};
+    private static final String[] NO_CAPACITY = {"fixed-window", "sliding-window", "concurrency"};
+
+    private final Problems problems;
+    private final Clock clock;
+
+    /** A rule that passed validation, before it gets live state. */
+    private record Draft(String id, Rule.Target target, List<String> paths, PathPattern[] patterns, int methodBits,
+            List<String> httpMethods, NameGlob classGlob, NameGlob methodGlob, KeySpec key,
+            RateLimitStrategy strategy, LimitConfig config, int maxKeys, Mode mode, OnError onError,
+            String throwClass) {
+    }
+
+    /** What {@code defaults:} gives every rule. */
+    private record Defaults(String strategy, int maxKeys, OnError onError, Mode mode) {
+    }
+
+    private RulesCompiler(Problems problems, Clock clock) {
+        this.problems = problems;
+        this.clock = clock;
+    }
+
+    /** Compiles a parsed file or throws every problem found. */
+    static RuleSet compile(YamlNode root, Path source, RuleSet previous, Clock clock, Problems problems) {
+        return new RulesCompiler(problems, clock).compile(root, source, previous);
+    }
+
+    private RuleSet compile(YamlNode root, Path source, RuleSet previous) {
+        Fields top = Fields.of(root, "the rules file", problems, TOP_KEYS);
+        if (top == null) {
+            problems.throwIfAny();
+        }
+        version(top);
+        if (top.has("store")) {
+            notYet(top.node().entry("store"), "store");
+        }
+        boolean watch = reload(top);
+        ResponseSpec response = response(top);
+        ClientIpResolver clientIp = clientIp(top);
+        Defaults defaults = defaults(top);
+        List<Draft> drafts = rules(top, defaults);
+        problems.throwIfAny();
+        List<Rule> rules = new ArrayList<>(drafts.size());
+        for (int i = 0; i < drafts.size(); i++) {
+            rules.add(build(drafts.get(i), i, previous == null ? null : previous.rule(drafts.get(i).id())));
+        }
+        return new RuleSet(source, rules, response, clientIp, watch);
+    }
+
+    private void version(Fields top) {
+        if (!top.has("version")) {
+            problems.add(top.node(), "the rules file has no 'version': start it with 'version: 1'");
+            return;
+        }
+        YamlNode value = top.get("version");
+        if (!value.is(YamlNode.Kind.INT) || !value.text().equals(Integer.toString(SUPPORTED_VERSION))) {
+            problems.add(value, "unsupported version '" + Fields.shorten(value.text() == null ? value.kind()
+                    .description() : value.text()) + "': this limiter reads version " + SUPPORTED_VERSION);
+        }
+    }
+
+    private void notYet(YamlNode.YamlEntry entry, String what) {
+        problems.add(entry, "'" + what + "' is not supported yet (shared state in Redis is planned); remove it");
+    }
+
+    private boolean reload(Fields top) {
+        YamlNode node = top.get("reload");
+        if (node == null) {
+            return true;
+        }
+        Fields reload = Fields.of(node, "reload", problems, "watch");
+        if (reload == null) {
+            return true;
+        }
+        Boolean watch = reload.bool("watch", Boolean.TRUE);
+        return watch == null || watch;
+    }
+
+    private ResponseSpec response(Fields top) {
+        YamlNode node = top.get("response");
+        if (node == null) {
+            return ResponseSpec.DEFAULT;
+        }
+        Fields response = Fields.of(node, "response", problems, "status", "content-type", "body", "headers");
+        if (response == null) {
+            return ResponseSpec.DEFAULT;
+        }
+        Long status = response.integer("status", (long) ResponseSpec.DEFAULT_STATUS);
+        if (status != null && (status < 400 || status > 599)) {
+            problems.add(response.get("status"), "status must be an HTTP error status from 400 to 599, not "
+                    + status);
+        }
+        String contentType = response.has("content-type") ? response.string("content-type")
+                : ResponseSpec.DEFAULT_CONTENT_TYPE;
+        if (contentType != null && (contentType.isBlank() || contentType.indexOf('\n') >= 0
+                || contentType.indexOf('\r') >= 0)) {
+            problems.add(response.get("content-type"), "content-type must be one non-empty line");
+        }
+        String body = response.has("body") ? response.string("body") : ResponseSpec.DEFAULT_BODY;
+        String headers = response.has("headers") ? response.choice("headers", "draft", "legacy", "both", "none")
+                : "draft";
+        ResponseSpec spec = null;
+        if (body != null) {
+            try {
+                spec = ResponseSpec.create(status == null ? ResponseSpec.DEFAULT_STATUS : status.intValue(),
+                        contentType == null ? ResponseSpec.DEFAULT_CONTENT_TYPE : contentType, body,
+                        headers == null ? HeaderStyle.DRAFT : HeaderStyle.bySpelling(headers));
+            } catch (IllegalArgumentException e) {
+                problems.add(response.get("body"), e.getMessage());
+            }
+        }
+        return spec == null ? ResponseSpec.DEFAULT : spec;
+    }
+
+    private ClientIpResolver clientIp(Fields top) {
+        YamlNode node = top.get("client-ip");
+        if (node == null) {
+            return ClientIpResolver.PEER_ONLY;
+        }
+        Fields fields = Fields.of(node, "client-ip", problems, "trusted-proxies", "header");
+        if (fields == null) {
+            return ClientIpResolver.PEER_ONLY;
+        }
+        List<String> cidrs = new ArrayList<>();
+        List<YamlNode> items = fields.stringList("trusted-proxies");
+        if (items != null) {
+            for (YamlNode item : items) {
+                String problem = ClientIpResolver.cidrProblem(item.text());
+                if (problem != null) {
+                    problems.add(item, problem);
+                } else {
+                    cidrs.add(item.text());
+                }
+            }
+        }
+        String header = fields.has("header") ? fields.choice("header", "x-forwarded-for", "forwarded")
+                : "x-forwarded-for";
+        ClientIpResolver.Header which = "forwarded".equals(header) ? ClientIpResolver.Header.FORWARDED
+                : ClientIpResolver.Header.X_FORWARDED_FOR;
+        return cidrs.isEmpty() && which == ClientIpResolver.Header.X_FORWARDED_FOR ? ClientIpResolver.PEER_ONLY
+                : ClientIpResolver.create(cidrs, which);
+    }
+
+    private Defaults defaults(Fields top) {
+        Defaults builtIn = new Defaults("fixed-window", DEFAULT_MAX_KEYS, OnError.ALLOW, Mode.ENFORCE);
+        YamlNode node = top.get("defaults");
+        if (node == null) {
+            return builtIn;
+        }
+        Fields fields = Fields.of(node, "defaults", problems, "strategy", "max-keys", "on-error", "mode");
+        if (fields == null) {
+            return builtIn;
+        }
+        String strategy = builtIn.strategy();
+        if (fields.has("strategy")) {
+            String name = fields.string("strategy");
+            strategy = name != null && strategy(name, fields.get("strategy")) != null ? name : builtIn.strategy();
+        }
+        Integer maxKeys = maxKeys(fields, builtIn.maxKeys());
+        OnError onError = OnError.bySpelling(fields.has("on-error") ? fields.choice("on-error", "allow", "reject")
+                : "allow");
+        Mode mode = Mode.bySpelling(fields.has("mode") ? fields.choice("mode", "enforce", "dry-run") : "enforce");
+        return new Defaults(strategy, maxKeys == null ? builtIn.maxKeys() : maxKeys,
+                onError == null ? OnError.ALLOW : onError, mode == null ? Mode.ENFORCE : mode);
+    }
+
+    private Integer maxKeys(Fields fields, int absent) {
+        Long maxKeys = fields.integer("max-keys", (long) absent);
+        if (maxKeys == null) {
+            return null;
+        }
+        if (maxKeys < 1 || maxKeys > MAX_MAX_KEYS) {
+            problems.add(fields.get("max-keys"), "max-keys must be from 1 to " + MAX_MAX_KEYS + ", not " + maxKeys);
+            return null;
+        }
+        return maxKeys.intValue();
+    }
+
+    private RateLimitStrategy strategy(String name, YamlNode at) {
+        RateLimitStrategy strategy = Strategies.byName(name);
+        if (strategy == null) {
+            List<String> names = Strategies.names();
+            String suggestion = Suggestions.closest(name, names);
+            problems.add(at, "unknown strategy '" + Fields.shorten(name) + "'"
+                    + (suggestion == null ? "" : " (did you mean '" + suggestion + "'?)")
+                    + "; known strategies: " + String.join(", ", names));
+        }
+        return strategy;
+    }
+
+    private List<Draft> rules(Fields top, Defaults defaults) {
+        List<Draft> drafts = new ArrayList<>();
+        if (!top.has("rules")) {
+            problems.add(top.node(), "the rules file has no 'rules' list (write 'rules: []' for none)");
+            return drafts;
+        }
+        YamlNode list = top.get("rules");
+        if (!list.is(YamlNode.Kind.LIST)) {
+            problems.add(list, "rules must be a list (got " + list.kind().description() + ")");
+            return drafts;
+        }
+        Map<String, YamlNode> ids = new HashMap<>();
+        for (YamlNode item : list.items()) {
+            Draft draft = rule(item, defaults, ids);
+            if (draft != null) {
+                drafts.add(draft);
+            }
+        }
+        return drafts;
+    }
+
+    private Draft rule(YamlNode node, Defaults defaults, Map<String, YamlNode> ids) {
+        int before = problems.count();
+        String label = node.is(YamlNode.Kind.MAP) && node.get("id") != null
+                && node.get("id").is(YamlNode.Kind.STRING) ? "rule '" + Fields.shorten(node.get("id").text()) + "'"
+                : "rule";
+        Fields rule = Fields.of(node, label, problems, RULE_KEYS);
+        if (rule == null) {
+            return null;
+        }
+        String id = rule.requiredString("id");
+        if (id != null) {
+            if (!validId(id)) {
+                problems.add(rule.get("id"), "rule id '" + Fields.shorten(id) + "' must be 1 to " + MAX_ID_LENGTH
+                        + " letters, digits, '.', '_' or '-', starting with a letter or digit");
+            } else if (ids.containsKey(id)) {
+                problems.add(rule.get("id"), "duplicate rule id '" + id + "' (first used at line "
+                        + ids.get(id).line() + ")");
+            } else {
+                ids.put(id, rule.get("id"));
+            }
+        }
+        if (rule.has("store")) {
+            notYet(rule.node().entry("store"), "store");
+        }
+        // match
+        Match match = null;
+        if (!rule.has("match")) {
+            rule.missing("match");
+        } else {
+            match = match(rule.get("match"), label);
+        }
+        // strategy, limits
+        String strategyName = rule.has("strategy") ? rule.string("strategy") : defaults.strategy();
+        RateLimitStrategy strategy = null;
+        if (strategyName != null) {
+            strategy = strategy(strategyName, rule.has("strategy") ? rule.get("strategy") : rule.node());
+        }
+        Long limit = null;
+        if (!rule.has("limit")) {
+            rule.missing("limit");
+        } else {
+            limit = rule.integer("limit", null);
+            if (limit != null && limit < 1) {
+                problems.add(rule.get("limit"), "limit must be at least 1, not " + limit);
+                limit = null;
+            } else if (limit != null && limit > LimitConfig.MAX_LIMIT) {
+                problems.add(rule.get("limit"), "limit must be at most " + LimitConfig.MAX_LIMIT);
+                limit = null;
+            }
+        }
+        boolean inFlight = strategy != null && strategy.releasesOnExit();
+        Long window = null;
+        if (rule.has("window")) {
+            window = window(rule);
+        } else if (inFlight) {
+            window = DEFAULT_CONCURRENCY_WINDOW_MILLIS;
+        } else if (strategy != null) {
+            problems.add(rule.node(), label + " has no 'window' (e.g. 'window: 1s'); only concurrency rules"
+                    + " need none");
+        }
+        Long capacity = null;
+        if (rule.has("capacity")) {
+            capacity = rule.integer("capacity", null);
+            if (capacity != null && capacity < 1) {
+                problems.add(rule.get("capacity"), "capacity must be at least 1, not " + capacity);
+                capacity = null;
+            } else if (capacity != null && capacity > LimitConfig.MAX_LIMIT) {
+                problems.add(rule.get("capacity"), "capacity must be at most " + LimitConfig.MAX_LIMIT);
+                capacity = null;
+            } else if (capacity != null && strategy != null
+                    && java.util.Arrays.asList(NO_CAPACITY).contains(strategy.name())) {
+                problems.add(rule.get("capacity"), "capacity applies to token-bucket and leaky-bucket, not "
+                        + strategy.name());
+                capacity = null;
+            }
+        }
+        String modeText = rule.has("mode") ? rule.choice("mode", "enforce", "dry-run") : null;
+        String onErrorText = rule.has("on-error") ? rule.choice("on-error", "allow", "reject") : null;
+        Integer maxKeys = maxKeys(rule, defaults.maxKeys());
+        String throwClass = null;
+        if (rule.has("throw")) {
+            throwClass = rule.string("throw");
+            if (throwClass != null && !isClassName(throwClass)) {
+                problems.add(rule.get("throw"), "throw must be a fully qualified class name, not '"
+                        + Fields.shorten(throwClass) + "'");
+            } else if (throwClass != null && match != null && match.target != Rule.Target.METHOD) {
+                problems.add(rule.get("throw"), "throw applies to method rules only (HTTP and JAX-RS rejections"
+                        + " are error responses)");
+            }
+        }
+        KeySpec key = key(rule, match);
+        LimitConfig config = null;
+        if (limit != null && window != null && strategy != null) {
+            try {
+                config = LimitConfig.of(limit, window);
+                if (capacity != null) {
+                    config = config.withCapacity(capacity);
+                }
+                if (clock != null) {
+                    config = config.withClock(clock);
+                }
+            } catch (IllegalArgumentException e) {
+                problems.add(rule.has("capacity") ? rule.get("capacity") : rule.get("limit"), e.getMessage());
+            }
+        }
+        if (problems.count() > before || match == null || config == null || key == null || id == null
+                || maxKeys == null) {
+            return null;
+        }
+        return new Draft(id, match.target, match.paths, match.patterns, match.methodBits, match.httpMethods,
+                match.classGlob, match.methodGlob, key, strategy, config, maxKeys,
+                modeText == null ? defaults.mode() : Mode.bySpelling(modeText),
+                onErrorText == null ? defaults.onError() : OnError.bySpelling(onErrorText), throwClass);
+    }
+
+    private Long window(Fields rule) {
+        String text = rule.string("window");
+        if (text == null) {
+            return null;
+        }
+        long millis = Durations.millis(text);
+        if (millis < 0) {
+            problems.add(rule.get("window"), "window '" + Fields.shorten(text) + "' is not a duration: write a"
+                    + " whole number and a unit, like 250ms, 1s, 1m, 1h or 1d");
+            return null;
+        }
+        if (millis < 1) {
+            problems.add(rule.get("window"), "window must be longer than 0");
+            return null;
+        }
+        if (millis > LimitConfig.MAX_WINDOW_MILLIS) {
+            problems.add(rule.get("window"), "window must be at most 49d");
+            return null;
+        }
+        return millis;
+    }
+
+    private KeySpec key(Fields rule, Match match) {
+        if (!rule.has("key")) {
+            return KeySpec.GLOBAL;
+        }
+        String text = rule.string("key");
+        if (text == null) {
+            return null;
+        }
+        KeySpec key;
+        try {
+            key = KeySpec.parse(text);
+        } catch (IllegalArgumentException e) {
+            problems.add(rule.get("key"), e.getMessage());
+            return null;
+        }
+        if (match == null) {
+            return key;
+        }
+        YamlNode at = rule.get("key");
+        switch (key.kind()) {
+            case ARG:
+                if (match.target == Rule.Target.HTTP) {
+                    problems.add(at, "key '" + key + "' needs a method or jaxrs match (HTTP requests have no"
+                            + " arguments)");
+                    return null;
+                }
+                return key;
+            case PATH_PARAM:
+                if (match.target != Rule.Target.HTTP) {
+                    problems.add(at, "key '" + key + "' needs an http match with {" + key.name() + "} in the path");
+                    return null;
+                }
+                for (PathPattern pattern : match.patterns) {
+                    if (!pattern.captures(key.name())) {
+                        problems.add(at, "key '" + key + "': path '" + pattern.text() + "' has no {" + key.name()
+                                + "} segment");
+                        return null;
+                    }
+                }
+                return key;
+            case IP:
+            case HEADER:
+            case PARAM:
+            case PATH:
+                if (match.target == Rule.Target.METHOD) {
+                    problems.add(at, "key '" + key + "' needs an http or jaxrs match (plain methods have no"
+                            + " request)");
+                    return null;
+                }
+                return key;
+            default:
+                return key;
+        }
+    }
+
+    /** A validated {@code match:}. */
+    private static final class Match {
+        Rule.Target target;
+        List<String> paths = List.of();
+        PathPattern[] patterns = new PathPattern[0];
+        int methodBits = HttpMethods.ALL;
+        List<String> httpMethods = List.of();
+        NameGlob classGlob;
+        NameGlob methodGlob;
+    }
+
+    private Match match(YamlNode node, String label) {
+        Fields fields = Fields.of(node, "match", problems, "http", "jaxrs", "method");
+        if (fields == null) {
+            return null;
+        }
+        int kinds = (fields.has("http") ? 1 : 0) + (fields.has("jaxrs") ? 1 : 0) + (fields.has("method") ? 1 : 0);
+        if (kinds != 1) {
+            problems.add(node, "match of " + label + " must have exactly one of http, jaxrs or method");
+            return null;
+        }
+        if (fields.has("http")) {
+            return http(fields.get("http"));
+        }
+        boolean jaxrs = fields.has("jaxrs");
+        return names(fields.get(jaxrs ? "jaxrs" : "method"), jaxrs ? Rule.Target.JAXRS : Rule.Target.METHOD);
+    }
+
+    private Match http(YamlNode node) {
+        Fields http = Fields.of(node, "match.http", problems, "path", "paths", "methods");
+        if (http == null) {
+            return null;
+        }
+        int before = problems.count();
+        Match match = new Match();
+        match.target = Rule.Target.HTTP;
+        List<YamlNode> pathNodes = new ArrayList<>();
+        if (http.has("path") == http.has("paths")) {
+            problems.add(node, "match.http must have exactly one of 'path' or 'paths'");
+        } else if (http.has("path")) {
+            String path = http.string("path");
+            if (path != null) {
+                pathNodes.add(http.get("path"));
+            }
+        } else {
+            List<YamlNode> items = http.stringList("paths");
+            if (items != null && items.isEmpty() && http.get("paths").items().isEmpty()) {
+                problems.add(http.get("paths"), "paths must not be empty");
+            } else if (items != null) {
+                pathNodes.addAll(items);
+            }
+        }
+        List<String> paths = new ArrayList<>();
+        List<PathPattern> patterns = new ArrayList<>();
+        for (YamlNode pathNode : pathNodes) {
+            try {
+                patterns.add(PathPattern.compile(pathNode.text()));
+                paths.add(pathNode.text());
+            } catch (IllegalArgumentException e) {
+                problems.add(pathNode, e.getMessage());
+            }
+        }
+        if (http.has("methods")) {
+            List<YamlNode> methods = http.stringList("methods");
+            if (methods != null && http.get("methods").items().isEmpty()) {
+                problems.add(http.get("methods"), "methods must not be empty (leave it out for all methods)");
+            } else if (methods != null) {
+                int bits = 0;
+                List<String> names = new ArrayList<>();
+                for (YamlNode method : methods) {
+                    int bit = HttpMethods.bit(method.text());
+                    if (bit == HttpMethods.OTHER) {
+                        String suggestion = Suggestions.closest(method.text(), HttpMethods.NAMES);
+                        problems.add(method, "unknown HTTP method '" + Fields.shorten(method.text()) + "'"
+                                + (suggestion == null ? "" : " (did you mean '" + suggestion + "'?)"));
+                    } else {
+                        bits |= bit;
+                        names.add(method.text());
+                    }
+                }
+                match.methodBits = bits;
+                match.httpMethods = names;
+            }
+        }
+        match.paths = paths;
+        match.patterns = patterns.toArray(new PathPattern[0]);
+        return problems.count() > before ? null : match;
+    }
+
+    private Match names(YamlNode node, Rule.Target target) {
+        String where = "match." + (target == Rule.Target.JAXRS ? "jaxrs" : "method");
+        Fields fields = Fields.of(node, where, problems, "class", "method");
+        if (fields == null) {
+            return null;
+        }
+        int before = problems.count();
+        Match match = new Match();
+        match.target = target;
+        String classGlob = fields.requiredString("class");
+        String methodGlob = fields.has("method") ? fields.string("method") : "*";
+        if (classGlob != null) {
+            match.classGlob = glob(classGlob, fields.get("class"));
+        }
+        if (methodGlob != null) {
+            if (methodGlob.indexOf('.') >= 0) {
+                problems.add(fields.get("method"), "method '" + Fields.shorten(methodGlob) + "' is a method name"
+                        + " glob and cannot contain '.'; put the class in 'class'");
+            } else {
+                match.methodGlob = glob(methodGlob, fields.get("method") == null ? node : fields.get("method"));
+            }
+        }
+        return problems.count() > before ? null : match;
+    }
+
+    private NameGlob glob(String text, YamlNode at) {
+        String problem = NameGlob.problem(text);
+        if (problem != null) {
+            problems.add(at, problem);
+            return null;
+        }
+        return NameGlob.compile(text);
+    }
+
+    private static boolean validId(String id) {
+        if (id.isEmpty() || id.length() > MAX_ID_LENGTH || !Character.isLetterOrDigit(id.charAt(0))) {
+            return false;
+        }
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            boolean ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.'
+                    || c == '_' || c == '-';
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isClassName(String name) {
+        if (name.isEmpty() || name.startsWith(".") || name.endsWith(".") || name.contains("..")) {
+            return false;
+        }
+        boolean start = true;
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == '.') {
+                start = true;
+            } else if (start ? !Character.isJavaIdentifierStart(c) : !Character.isJavaIdentifierPart(c)) {
+                return false;
+            } else {
+                start = false;
+            }
+        }
+        return true;
+    }
+
+    /** Gives a validated rule its live state: carried over from {@code previous} when id and strategy match. */
+    private Rule build(Draft draft, int index, Rule previous) {
+        RuleState state;
+        if (previous != null && previous.limiter().strategy() == draft.strategy()
+                && previous.maxKeys() == draft.maxKeys()) {
+            state = previous.state();
+            if (!state.limiter.config().sameLimits(draft.config())) {
+                state.limiter.reconfigure(draft.config());
+            }
+            if (previous.fileMode() != draft.mode()) {
+                state.modeOverride(null); // the file changed the mode: the file wins
+            }
+        } else {
+            KeyedLimiter limiter = LocalKeyedLimiter.create(draft.strategy(), draft.config(), draft.maxKeys());
+            state = new RuleState(limiter, new RuleStats(), draft.strategy().name(), draft.maxKeys());
+        }
+        return new Rule(draft.id(), index, draft.target(), draft.paths(), draft.patterns(), draft.methodBits(),
+                draft.httpMethods(), draft.classGlob(), draft.methodGlob(), draft.key(), draft.mode(),
+                draft.onError(), draft.throwClass(), state);
+    }
+}

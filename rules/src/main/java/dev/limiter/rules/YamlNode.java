@@ -1,0 +1,45 @@
+package dev.limiter.rules;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A node of the parsed rules file that remembers where it came from.
+ *
+ * <p>Jackson's {@code JsonNode} tree forgets source positions, and every validation message must point at a line
+ * and column; so the file is read into this small tree instead. Map entries keep file order.
+ */
+record YamlNode(Kind kind, int line, int column, String text, Map<String, YamlEntry> entries, List<YamlNode> items) {
+
+    enum Kind {
+        MAP("a mapping"), LIST("a list"), STRING("a string"), INT("an integer"), FLOAT("a decimal number"),
+        BOOL("a boolean"), NULL("an empty value");
+
+        private final String description;
+
+        Kind(String description) {
+            this.description = description;
+        }
+
+        String description() {
+            return description;
+        }
+    }
+
+    /** One key of a mapping, with the key's own position (unknown-key errors point at the key). */
+    record YamlEntry(String key, int line, int column, YamlNode value) {
+    }
+
+    boolean is(Kind expected) {
+        return kind == expected;
+    }
+
+    YamlEntry entry(String key) {
+        return entries.get(key);
+    }
+
+    YamlNode get(String key) {
+        YamlEntry entry = entries.get(key);
+        return entry == null ? null : entry.value();
+    }
+}
