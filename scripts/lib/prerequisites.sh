@@ -4,4 +4,12 @@
 ensure_prerequisites() {
   command -v mvn >/dev/null || { echo "Maven (mvn) is required" >&2; exit 1; }
   command -v java >/dev/null || { echo "A JDK 17+ is required" >&2; exit 1; }
+  if ! command -v redis-server >/dev/null; then
+    echo "== installing redis-server (Debian package) for the distributed-mode tests"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq redis-server >/dev/null
+  fi
+  # The Debian package starts a system-wide server on 6379; our tests start their own on free ports.
 }
