@@ -1,0 +1,178 @@
+package dev.limiter.core.strategy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import dev.limiter.core.Bucket;
+import dev.limiter.core.Contention;
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.Outcome;
+import dev.limiter.core.RateLimitStrategy;
+import dev.limiter.core.clock.ManualClock;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Many threads hammer one bucket with the clock frozen, so the exact number that must be admitted is known:
+ * a lost or duplicated CAS shows up as a wrong total (Resilience4j #822 handed out extra permits this way).
+ */
+class StrategyContentionTest {
+
+    private static final int THREADS = 8;
+    private static final int ATTEMPTS = 20_000;
+
+    private final ManualClock clock = new ManualClock(1_767_225_600_500L);
+
+    private long hammer(RateLimitStrategy strategy, Bucket bucket, LimitConfig config) throws Exception {
+        return Contention.platform(THREADS, t -> {
+            long[] out = Outcome.newArray();
+            long admitted = 0;
+            for (int i = 0; i < ATTEMPTS; i++) {
+                if (strategy.check(bucket, config, out)) {
+                    admitted++;
+                }
+            }
+            return admitted;
+        });
+    }
+
+    @RepeatedTest(3)
+    void fixedWindowAdmitsExactlyTheLimit() throws Exception {
+        LimitConfig config = LimitConfig.of(5_000, 1000).withClock(clock);
+        Bucket bucket = FixedWindowStrategy.INSTANCE.newBucket(config);
+        assertThat(hammer(FixedWindowStrategy.INSTANCE, bucket, config)).isEqualTo(5_000);
+    }
+
+    @RepeatedTest(3)
+    void tokenBucketAdmitsExactlyTheCapacity() throws Exception {
+        LimitConfig config = LimitConfig.of(7, 60_000).withCapacity(5_000).withClock(clock);
+        Bucket bucket = TokenBucketStrategy.INSTANCE.newBucket(config);
+        assertThat(hammer(TokenBucketStrategy.INSTANCE, bucket, config)).isEqualTo(5_000);
+    }
+
+    @RepeatedTest(3)
+    void leakyBucketAdmitsExactlyTheTolerance() throws Exception {
+        LimitConfig config = LimitConfig.of(3, 1000).withCapacity(4_321).withClock(clock);
+        Bucket bucket = LeakyBucketStrategy.INSTANCE.newBucket(config);
+        assertThat(hammer(LeakyBucketStrategy.INSTANCE, bucket, config)).isEqualTo(4_321);
+    }
+
+    @RepeatedTest(3)
+    void slidingWindowAdmitsExactlyWhatTheEstimateAllows() throws Exception {
+        LimitConfig config = LimitConfig.of(10_000, 1000).withClock(clock);
+        SlidingWindowStrategy strategy = SlidingWindowStrategy.INSTANCE;
+        Bucket bucket = strategy.newBucket(config);
+        long[] out = Outcome.newArray();
+        clock.advance(-500); // start of a window
+        for (int i = 0; i < 6_000; i++) {
+            assertThat(strategy.check(bucket, config, out)).isTrue();
+        }
+        clock.advance(1_250); // next window, e = 250: previous weighs 6000 * 750 / 1000 = 4500
+        assertThat(hammer(strategy, bucket, config)).isEqualTo(10_000 - 4_500);
+    }
+
+    @RepeatedTest(3)
+    void concurrencyNeverExceedsTheLimitAndReleasesBalance() throws Exception {
+        LimitConfig config = LimitConfig.of(3, 1000).withClock(clock);
+        ConcurrencyStrategy strategy = ConcurrencyStrategy.INSTANCE;
+        Bucket bucket = strategy.newBucket(config);
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger maxInside = new AtomicInteger();
+        long admitted = Contention.platform(THREADS, t -> {
+            long[] out = Outcome.newArray();
+            long n = 0;
+            for (int i = 0; i < ATTEMPTS; i++) {
+                if (strategy.check(bucket, config, out)) {
+                    int now = inside.incrementAndGet();
+                    maxInside.accumulateAndGet(now, Math::max);
+                    inside.decrementAndGet();
+                    strategy.release(bucket, config);
+                    n++;
+                }
+            }
+            return n;
+        });
+        assertThat(admitted).isPositive();
+        assertThat(maxInside.get()).isBetween(1, 3);
+        assertThat(ConcurrencyStrategy.inFlight(bucket)).isZero();
+    }
+
+    @Test
+    void concurrencyAdmitsExactlyTheLimitWithoutReleases() throws Exception {
+        LimitConfig config = LimitConfig.of(777, 1000).withClock(clock);
+        Bucket bucket = ConcurrencyStrategy.INSTANCE.newBucket(config);
+        assertThat(hammer(ConcurrencyStrategy.INSTANCE, bucket, config)).isEqualTo(777);
+    }
+
+    @Test
+    void tokenBucketStaysWithinTheRateWhileTheClockTicks() throws Exception {
+        LimitConfig config = LimitConfig.of(1_000, 1000).withCapacity(100).withClock(clock);
+        Bucket bucket = TokenBucketStrategy.INSTANCE.newBucket(config);
+        long t0 = clock.millis();
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread ticker = new Thread(() -> {
+            while (!stop.get()) {
+                clock.advance(1);
+                Thread.onSpinWait();
+            }
+        });
+        ticker.start();
+        long admitted;
+        try {
+            admitted = hammer(TokenBucketStrategy.INSTANCE, bucket, config);
+        } finally {
+            stop.set(true);
+            ticker.join();
+        }
+        long elapsed = clock.millis() - t0;
+        assertThat(admitted).isPositive().isLessThanOrEqualTo(100 + elapsed * 1_000 / 1000);
+    }
+
+    @RepeatedTest(3)
+    void tokenBucketReconfiguredBackAndForthUnderContentionNeverCreatesPermits() throws Exception {
+        // two rates, same capacity: with the clock frozen, conversions keep the permit count (rounding down),
+        // so however the threads interleave the two configs, no more than the capacity can be admitted
+        LimitConfig a = LimitConfig.of(10, 1000).withCapacity(3_000).withClock(clock);
+        LimitConfig b = LimitConfig.of(7, 3000).withCapacity(3_000).withClock(clock);
+        TokenBucketStrategy strategy = TokenBucketStrategy.INSTANCE;
+        Bucket bucket = strategy.newBucket(a);
+        long admitted = Contention.platform(THREADS, t -> {
+            long[] out = Outcome.newArray();
+            long n = 0;
+            for (int i = 0; i < ATTEMPTS; i++) {
+                if (strategy.check(bucket, (i + t) % 3 == 0 ? b : a, out)) {
+                    n++;
+                }
+            }
+            return n;
+        });
+        assertThat(admitted).isBetween(2_900L, 3_000L);
+    }
+
+    @RepeatedTest(2)
+    void aThousandVirtualThreadsOnEveryStrategy() throws Exception {
+        assumeThat(Contention.virtualThreadsAvailable()).as("virtual threads need Java 21+").isTrue();
+        LimitConfig config = LimitConfig.of(1_500, 1000).withClock(clock);
+        RateLimitStrategy[] strategies = {FixedWindowStrategy.INSTANCE, TokenBucketStrategy.INSTANCE,
+            SlidingWindowStrategy.INSTANCE, LeakyBucketStrategy.INSTANCE, ConcurrencyStrategy.INSTANCE};
+        for (RateLimitStrategy strategy : strategies) {
+            Bucket bucket = strategy.newBucket(config);
+            long admitted = Contention.virtual(1_000, t -> {
+                long[] out = Outcome.newArray();
+                long n = 0;
+                for (int i = 0; i < 5; i++) {
+                    if (strategy.check(bucket, config, out)) {
+                        n++;
+                    }
+                    if ((i & 1) == 1) {
+                        Thread.yield();
+                    }
+                }
+                return n;
+            });
+            assertThat(admitted).as(strategy.name()).isEqualTo(1_500);
+        }
+    }
+}
