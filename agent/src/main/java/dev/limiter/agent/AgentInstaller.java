@@ -1,0 +1,72 @@
+package dev.limiter.agent;
+
+import dev.limiter.agent.servlet.ServletLimiter;
+import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.rules.RuleSetHolder;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Path;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Starts the limiter inside the isolated agent class loader: parse the agent arguments, load the rules, print
+ * the banner, plug the servlet decision into the bridge, weave, and start watching the rules file.
+ *
+ * <p>Order matters: the bridge delegate is installed before weaving, so the first woven request is already
+ * checked. Invalid rules do not stop the application (it starts unprotected and the watcher picks up the fixed
+ * file) unless {@code strict=true}, which exits the JVM with status 1 before the application runs. The file
+ * watcher starts on a daemon thread so premain does no file-system watching itself. No JMX here: MBeans are
+ * registered after start-up, because an early platform MBean server breaks some servers (WildFly).
+ */
+public final class AgentInstaller {
+
+    static final String LOGGER = "dev.limiter";
+
+    private AgentInstaller() {
+    }
+
+    /** Called reflectively by {@code LimiterAgent}. */
+    public static void install(String rawArgs, Instrumentation inst, Path agentJar) {
+        Logger log = Logger.getLogger(LOGGER);
+        AgentArgs args;
+        try {
+            args = AgentArgs.parse(rawArgs);
+        } catch (IllegalArgumentException e) {
+            log.severe("limiter " + AgentVersion.get() + " not started: " + e.getMessage()
+                    + "; the application runs unprotected");
+            return;
+        }
+        RuleSetHolder holder = RuleSetHolder.open(args.rules());
+        String banner = StartupBanner.of(AgentVersion.get(), holder);
+        if (holder.lastError() != null) {
+            if (args.strict()) {
+                log.severe(banner + "\nlimiter: strict=true, stopping the JVM");
+                System.exit(1);
+                return;
+            }
+            log.warning(banner);
+        } else {
+            log.info(banner);
+        }
+        ThrottledLog errors = new ThrottledLog(LOGGER, 10_000);
+        holder.addListener(new ReloadLog(log));
+        LimiterBridge.install(new ServletLimiter(holder, errors));
+        Weaver.install(inst, errors);
+        startWatching(holder, log);
+    }
+
+    private static void startWatching(RuleSetHolder holder, Logger log) {
+        if (!holder.current().watch() && holder.lastError() == null) {
+            return;
+        }
+        Thread starter = new Thread(() -> {
+            try {
+                holder.startWatching();
+            } catch (Throwable t) {
+                log.log(Level.WARNING, "limiter: cannot watch " + holder.file() + "; live reload is off", t);
+            }
+        }, "limiter-watch-start");
+        starter.setDaemon(true);
+        starter.start();
+    }
+}

@@ -1,0 +1,160 @@
+package dev.limiter.agent.servlet;
+
+import dev.limiter.agent.ThrottledLog;
+import dev.limiter.bootstrap.BridgeDelegate;
+import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.bootstrap.RequestFrame;
+import dev.limiter.core.KeyedLimiter;
+import dev.limiter.core.Outcome;
+import dev.limiter.rules.Mode;
+import dev.limiter.rules.OnError;
+import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleSet;
+import dev.limiter.rules.RuleSetHolder;
+
+/**
+ * The servlet decision: for the outermost servlet/filter entry of a request, match the current rules, take a
+ * permit from every matching rule, and either let the request through (with rate-limit headers) or write the
+ * rejection and skip the servlet.
+ *
+ * <p>The rules are read from the holder on every request, so a reload changes behaviour without re-weaving.
+ * Each request is counted once: the bridge's depth guard covers nesting on one thread, and a request attribute
+ * marks requests already counted, for async, error and re-dispatches that enter on a new thread or at depth 0.
+ *
+ * <p>Allowed path: no locks, no logging, buffers reused from {@link RequestScratch}; rate-limit headers cost the
+ * header strings (use {@code headers: none} for zero allocation). Any failure of the limiter is counted in the
+ * rule's {@code errors}, logged at most every few seconds, and resolved by the rule's {@code on-error}.
+ */
+public final class ServletLimiter implements BridgeDelegate {
+
+    /** Request attribute that marks a request as already counted. */
+    static final String COUNTED = "dev.limiter.counted";
+
+    /** System property that makes key extraction throw for rules whose id starts with {@code fault-} (tests). */
+    public static final String FAULT_INJECTION = "limiter.test.faultInjection";
+
+    private final RuleSetHolder holder;
+    private final ThrottledLog log;
+    private final KeyExtractor keys;
+    private final RejectionWriter writer = new RejectionWriter();
+
+    public ServletLimiter(RuleSetHolder holder, ThrottledLog log) {
+        this(holder, log, Boolean.getBoolean(FAULT_INJECTION));
+    }
+
+    ServletLimiter(RuleSetHolder holder, ThrottledLog log, boolean faultInjection) {
+        this.holder = holder;
+        this.log = log;
+        this.keys = new KeyExtractor(faultInjection);
+    }
+
+    @Override
+    public boolean onRequestStart(RequestFrame frame) {
+        Object request = frame.request();
+        ServletApi api = ServletApi.of(request);
+        if (!api.supported) {
+            return false;
+        }
+        RequestScratch scratch = scratch(frame);
+        RuleSet rules;
+        String path;
+        int count;
+        try {
+            if (api.attribute(request, COUNTED) != null) {
+                return false;
+            }
+            api.attribute(request, COUNTED, Boolean.TRUE);
+            rules = holder.current();
+            path = api.path(request);
+            String method = api.method(request);
+            if (scratch.matched.length < rules.maxHttpMatches()) {
+                scratch.matched = new Rule[rules.maxHttpMatches()];
+            }
+            count = rules.matchHttp(method, path, scratch.matched);
+        } catch (Throwable t) {
+            LimiterBridge.countInternalError();
+            log.warn("limiter: could not match the request; it is allowed", t);
+            return false;
+        }
+        if (count == 0) {
+            return false;
+        }
+        try {
+            return decide(api, request, frame.response(), rules, path, scratch, count);
+        } finally {
+            scratch.clearMatches(count);
+        }
+    }
+
+    private boolean decide(ServletApi api, Object request, Object response, RuleSet rules, String path,
+            RequestScratch scratch, int count) {
+        long[] out = scratch.out;
+        long[] shown = scratch.shown;
+        for (int i = 0; i < count; i++) {
+            Rule rule = scratch.matched[i];
+            boolean enforce = rule.mode() == Mode.ENFORCE;
+            KeyedLimiter limiter;
+            String key;
+            boolean admitted;
+            try {
+                limiter = rule.limiter();
+                key = keys.key(rule, rules, api, request, path);
+                admitted = limiter.tryAcquire(key, out);
+            } catch (Throwable t) {
+                rule.stats().errors().increment();
+                if (rule.onError() == OnError.REJECT && enforce) {
+                    log.warn("limiter: rule " + rule.id() + " failed; the request is rejected (on-error: reject)", t);
+                    scratch.releaseAll();
+                    out[Outcome.REMAINING] = 0;
+                    out[Outcome.RETRY_AFTER_MILLIS] = 1000;
+                    out[Outcome.LIMIT] = 0;
+                    out[Outcome.RESET_EPOCH_SECONDS] = System.currentTimeMillis() / 1000 + 1;
+                    writer.reject(api, response, rules.response(), rule, out, scratch.headers, log);
+                    return true;
+                }
+                log.warn("limiter: rule " + rule.id() + " failed; the request is allowed (on-error: allow)", t);
+                continue;
+            }
+            if (admitted) {
+                rule.stats().allowed().increment();
+                if (limiter.strategy().releasesOnExit()) {
+                    scratch.hold(limiter, key);
+                }
+            } else if (!enforce) {
+                rule.stats().wouldReject().increment();
+                continue;
+            } else {
+                rule.stats().rejected().increment();
+                scratch.releaseAll();
+                writer.reject(api, response, rules.response(), rule, out, scratch.headers, log);
+                return true;
+            }
+            if (enforce && (scratch.shownRule == null || out[Outcome.REMAINING] < shown[Outcome.REMAINING])) {
+                System.arraycopy(out, 0, shown, 0, Outcome.SIZE);
+                scratch.shownRule = rule;
+            }
+        }
+        if (scratch.shownRule != null) {
+            writer.headers(api, response, rules.response(), scratch.shownRule, shown, scratch.headers, log);
+        }
+        return false;
+    }
+
+    @Override
+    public void onRequestEnd(RequestFrame frame) {
+        Object scratch = frame.scratch();
+        if (scratch instanceof RequestScratch s && s.held > 0) {
+            s.releaseAll();
+        }
+    }
+
+    private static RequestScratch scratch(RequestFrame frame) {
+        Object existing = frame.scratch();
+        if (existing instanceof RequestScratch s) {
+            return s;
+        }
+        RequestScratch created = new RequestScratch();
+        frame.scratch(created);
+        return created;
+    }
+}
