@@ -358,6 +358,12 @@ final class RulesCompiler {
     }
 
     private Long window(Fields rule) {
+        YamlNode node = rule.get("window");
+        if (node.is(YamlNode.Kind.INT)) {
+            problems.add(node, "window '" + Fields.shorten(node.text()) + "' has no unit: write e.g. "
+                    + Fields.shorten(node.text()) + "ms or " + Fields.shorten(node.text()) + "s");
+            return null;
+        }
         String text = rule.string("window");
         if (text == null) {
             return null;

@@ -12,8 +12,13 @@ final class Suggestions {
     static String closest(String word, Iterable<String> candidates) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
+        String lower = word.toLowerCase(java.util.Locale.ROOT);
         for (String candidate : candidates) {
-            int distance = distance(word.toLowerCase(java.util.Locale.ROOT), candidate);
+            String candidateLower = candidate.toLowerCase(java.util.Locale.ROOT);
+            if (lower.length() >= 3 && candidateLower.startsWith(lower)) {
+                return candidate; // an abbreviation: "fixed" for "fixed-window"
+            }
+            int distance = distance(lower, candidateLower);
             if (distance < bestDistance) {
                 best = candidate;
                 bestDistance = distance;
