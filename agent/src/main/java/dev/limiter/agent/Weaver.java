@@ -17,7 +17,8 @@ import net.bytebuddy.utility.JavaModule;
 /**
  * Builds and installs the Byte Buddy transformer, configured for a cheap start-up and a harmless failure mode.
  *
- * <p>Cheap: classes are ignored by name first (JDK, Byte Buddy, our own), each instrumentation checks that a
+ * <p>Cheap: classes are ignored by name first (JDK, Byte Buddy, our own packages: named one by one, because
+ * applications, our demo and integration-test apps among them, may live under {@code dev.limiter.}), each instrumentation checks that a
  * class loader has the library before any super-type walk, and type descriptions come only from a cached type
  * pool ({@code POOL_ONLY}), so matching never loads a class or runs application code. Harmless:
  * {@code disableClassFormatChanges()} + {@code RETRANSFORMATION} only rewrite method bodies (classes already
@@ -44,7 +45,12 @@ final class Weaver {
                         .or(nameStartsWith("jdk."))
                         .or(nameStartsWith("sun."))
                         .or(nameStartsWith("com.sun."))
-                        .or(nameStartsWith("dev.limiter.")));
+                        .or(nameStartsWith("dev.limiter.agent."))
+                        .or(nameStartsWith("dev.limiter.bootstrap."))
+                        .or(nameStartsWith("dev.limiter.api."))
+                        .or(nameStartsWith("dev.limiter.core."))
+                        .or(nameStartsWith("dev.limiter.rules."))
+                        .or(nameStartsWith("dev.limiter.shaded.")));
         builder = ServletInstrumentation.apply(builder, Weaver.class.getClassLoader());
         return builder.installOn(inst);
     }
