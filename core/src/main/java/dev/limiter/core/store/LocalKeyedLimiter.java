@@ -173,6 +173,11 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         return dropped;
     }
 
+    /** Entries in the map (tests compare it with the counter). */
+    int mapSize() {
+        return buckets.size();
+    }
+
     /** The bucket of {@code key}, for tests and diagnostics; null if the key has no state. */
     Bucket bucket(String key) {
         return buckets.get(key);
