@@ -1,0 +1,260 @@
+package dev.limiter.agent.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.limiter.agent.ThrottledLog;
+import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.rules.RuleSetHolder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import weavingtest.FakeHttp;
+
+/**
+ * The servlet decision against real rules, driven through the bridge as woven code drives it, with fake
+ * requests: limits, headers, rejections, dry-run, concurrency release, counting once, and failure handling
+ * (fault injection for rules named {@code fault-*}).
+ */
+class ServletLimiterTest {
+
+    @TempDir
+    Path dir;
+
+    private RuleSetHolder holder;
+
+    @AfterEach
+    void tearDown() {
+        LimiterBridge.install(null);
+        if (holder != null) {
+            holder.close();
+        }
+    }
+
+    private void rules(String rulesYaml) throws Exception {
+        Path file = dir.resolve("rules.yml");
+        Files.writeString(file, "version: 1\n" + rulesYaml);
+        holder = RuleSetHolder.open(file);
+        assertThat(holder.lastError()).isNull();
+        LimiterBridge.install(new ServletLimiter(holder, new ThrottledLog("dev.limiter.test", 0), true));
+    }
+
+    /** One request through the bridge; returns true if it was rejected (the servlet body would be skipped). */
+    private static boolean call(FakeHttp http) {
+        try {
+            return LimiterBridge.servletEnter(http.request, http.response);
+        } finally {
+            LimiterBridge.servletExit();
+        }
+    }
+
+    private static FakeHttp get(String path) {
+        return new FakeHttp("jakarta.servlet", path);
+    }
+
+    @Test
+    void admitsTheLimitWithHeadersThenRejectsWithTheConfiguredResponse() throws Exception {
+        rules("""
+                response:
+                  status: 503
+                  content-type: text/plain
+                  body: 'slow down, ${rule}'
+                  headers: both
+                rules:
+                  - id: api
+                    match: { http: { path: /api/** } }
+                    limit: 2
+                    window: 1m
+                """);
+        FakeHttp first = get("/api/x");
+        assertThat(call(first)).isFalse();
+        assertThat(first.responseHeaders).containsEntry("RateLimit-Policy", "\"api\";q=2;w=60")
+                .containsEntry("X-RateLimit-Limit", "2").containsEntry("X-RateLimit-Remaining", "1");
+        assertThat(first.responseHeaders.get("RateLimit")).startsWith("\"api\";r=1;t=");
+        assertThat(call(get("/api/y"))).isFalse();
+
+        FakeHttp third = get("/api/z");
+        assertThat(call(third)).isTrue();
+        assertThat(third.status).isEqualTo(503);
+        assertThat(third.contentType).isEqualTo("text/plain");
+        assertThat(third.body()).isEqualTo("slow down, api");
+        assertThat(Long.parseLong(third.responseHeaders.get("Retry-After"))).isBetween(1L, 60L);
+        assertThat(third.responseHeaders).containsEntry("X-RateLimit-Remaining", "0");
+        assertThat(holder.current().rule("api").stats().allowed().sum()).isEqualTo(2);
+        assertThat(holder.current().rule("api").stats().rejected().sum()).isEqualTo(1);
+
+        FakeHttp other = get("/other");
+        assertThat(call(other)).isFalse();
+        assertThat(other.responseHeaders).isEmpty();
+    }
+
+    @Test
+    void headersNoneSendsOnlyRetryAfterOnRejections() throws Exception {
+        rules("""
+                response: { headers: none }
+                rules:
+                  - id: api
+                    match: { http: { path: /api/** } }
+                    limit: 1
+                    window: 1m
+                """);
+        FakeHttp first = get("/api/x");
+        assertThat(call(first)).isFalse();
+        assertThat(first.responseHeaders).isEmpty();
+        FakeHttp second = get("/api/x");
+        assertThat(call(second)).isTrue();
+        assertThat(second.status).isEqualTo(429);
+        assertThat(second.responseHeaders).containsOnlyKeys("Retry-After");
+    }
+
+    @Test
+    void dryRunCountsWhatItWouldRejectAndRejectsNothing() throws Exception {
+        rules("""
+                rules:
+                  - id: dry
+                    match: { http: { path: /dry } }
+                    limit: 1
+                    window: 1m
+                    mode: dry-run
+                """);
+        for (int i = 0; i < 5; i++) {
+            FakeHttp http = get("/dry");
+            assertThat(call(http)).isFalse();
+            assertThat(http.status).isEqualTo(200);
+        }
+        assertThat(holder.current().rule("dry").stats().wouldReject().sum()).isEqualTo(4);
+        assertThat(holder.current().rule("dry").stats().rejected().sum()).isZero();
+    }
+
+    @Test
+    void concurrencyPermitsAreHeldUntilTheRequestEnds() throws Exception {
+        rules("""
+                rules:
+                  - id: busy
+                    match: { http: { path: /busy } }
+                    strategy: concurrency
+                    limit: 1
+                """);
+        FakeHttp inFlight = get("/busy");
+        assertThat(LimiterBridge.servletEnter(inFlight.request, inFlight.response)).isFalse();
+        // a second request on another thread while the first is in flight
+        boolean[] rejected = new boolean[1];
+        Thread other = new Thread(() -> rejected[0] = call(get("/busy")));
+        other.start();
+        other.join();
+        assertThat(rejected[0]).isTrue();
+        LimiterBridge.servletExit();
+        assertThat(call(get("/busy"))).isFalse();
+        assertThat(call(get("/busy"))).as("released after the previous request ended").isFalse();
+    }
+
+    @Test
+    void aRequestAlreadyCountedIsNotCountedAgainOnARedispatch() throws Exception {
+        rules("""
+                rules:
+                  - id: once
+                    match: { http: { path: /once } }
+                    limit: 1
+                    window: 1m
+                """);
+        FakeHttp http = get("/once");
+        assertThat(call(http)).isFalse();
+        // async / error dispatch of the same request: new entry at depth 0, same request attributes
+        assertThat(call(http)).isFalse();
+        assertThat(holder.current().rule("once").stats().allowed().sum()).isEqualTo(1);
+        assertThat(call(get("/once"))).isTrue();
+    }
+
+    @Test
+    void aCommittedResponseIsNotWrittenButTheRequestIsStillRejected() throws Exception {
+        rules("""
+                rules:
+                  - id: api
+                    match: { http: { path: /api } }
+                    limit: 1
+                    window: 1m
+                """);
+        call(get("/api"));
+        FakeHttp committed = get("/api");
+        committed.committed = true;
+        assertThat(call(committed)).isTrue();
+        assertThat(committed.status).isEqualTo(200);
+        assertThat(committed.responseHeaders).isEmpty();
+        assertThat(committed.body()).isEmpty();
+    }
+
+    @Test
+    void aFailingRuleIsCountedAndResolvedByItsOnErrorPolicy() throws Exception {
+        rules("""
+                rules:
+                  - id: fault-open
+                    match: { http: { path: /open } }
+                    limit: 1
+                    window: 1m
+                  - id: fault-closed
+                    match: { http: { path: /closed } }
+                    limit: 100
+                    window: 1m
+                    on-error: reject
+                """);
+        long internalBefore = LimiterBridge.internalErrors();
+        for (int i = 0; i < 3; i++) {
+            assertThat(call(get("/open"))).as("on-error: allow lets the request through").isFalse();
+        }
+        FakeHttp closed = get("/closed");
+        assertThat(call(closed)).as("on-error: reject").isTrue();
+        assertThat(closed.status).isEqualTo(429);
+        assertThat(closed.responseHeaders).containsKey("Retry-After");
+        assertThat(holder.current().rule("fault-open").stats().errors().sum()).isEqualTo(3);
+        assertThat(holder.current().rule("fault-closed").stats().errors().sum()).isEqualTo(1);
+        assertThat(LimiterBridge.internalErrors()).as("handled, not escaped to the bridge").isEqualTo(internalBefore);
+    }
+
+    @Test
+    void withoutFaultInjectionFaultRulesAreOrdinary() throws Exception {
+        rules("""
+                rules:
+                  - id: fault-open
+                    match: { http: { path: /open } }
+                    limit: 1
+                    window: 1m
+                """);
+        LimiterBridge.install(new ServletLimiter(holder, new ThrottledLog("dev.limiter.test", 0), false));
+        assertThat(call(get("/open"))).isFalse();
+        assertThat(call(get("/open"))).isTrue();
+        assertThat(holder.current().rule("fault-open").stats().errors().sum()).isZero();
+    }
+
+    @Test
+    void ipKeysIgnoreForwardedForFromUntrustedPeersAndHonourItFromTrustedOnes() throws Exception {
+        rules("""
+                client-ip:
+                  trusted-proxies: [10.0.0.0/8]
+                rules:
+                  - id: per-ip
+                    match: { http: { path: /ip } }
+                    key: ip
+                    limit: 1
+                    window: 1m
+                """);
+        FakeHttp viaProxy = get("/ip");
+        viaProxy.requestHeaders.put("X-Forwarded-For", "203.0.113.7, 10.1.1.1");
+        assertThat(call(viaProxy)).isFalse();
+        FakeHttp sameClient = get("/ip");
+        sameClient.requestHeaders.put("X-Forwarded-For", "203.0.113.7");
+        assertThat(call(sameClient)).as("same forwarded client").isTrue();
+        FakeHttp otherClient = get("/ip");
+        otherClient.requestHeaders.put("X-Forwarded-For", "203.0.113.8");
+        assertThat(call(otherClient)).isFalse();
+
+        FakeHttp direct = get("/ip");
+        direct.remoteAddr = "198.51.100.1";
+        direct.requestHeaders.put("X-Forwarded-For", "203.0.113.9");
+        assertThat(call(direct)).isFalse();
+        FakeHttp directSpoofing = get("/ip");
+        directSpoofing.remoteAddr = "198.51.100.1";
+        directSpoofing.requestHeaders.put("X-Forwarded-For", "203.0.113.10");
+        assertThat(call(directSpoofing)).as("an untrusted peer cannot pick its key").isTrue();
+    }
+}
