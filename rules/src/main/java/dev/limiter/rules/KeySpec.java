@@ -70,7 +70,7 @@ public record KeySpec(Kind kind, String name, int index) {
             if (argument != null) {
                 throw new IllegalArgumentException("key '" + kind.spelling + "' takes no ':' argument");
             }
-            return new KeySpec(kind, null, -1);
+            return kind == Kind.GLOBAL ? GLOBAL : new KeySpec(kind, null, -1);
         }
         if (argument == null || argument.isEmpty()) {
             throw new IllegalArgumentException("key '" + kind.spelling + "' needs an argument: '"

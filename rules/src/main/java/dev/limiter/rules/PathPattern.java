@@ -50,7 +50,10 @@ final class PathPattern {
                         + (c <= ' ' ? "a space or control character" : "'" + c + "'"));
             }
         }
-        String body = pattern.endsWith("/") ? pattern.substring(1, pattern.length() - 1) : pattern.substring(1);
+        String body = pattern.substring(1);
+        if (body.endsWith("/")) {
+            body = body.substring(0, body.length() - 1); // a trailing slash is ignored, like in request paths
+        }
         List<String> segments = new ArrayList<>();
         if (!body.isEmpty()) {
             for (String segment : body.split("/", -1)) {
