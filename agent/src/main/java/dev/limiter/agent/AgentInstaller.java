@@ -1,5 +1,6 @@
 package dev.limiter.agent;
 
+import dev.limiter.agent.jmx.JmxStarter;
 import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.rules.RuleSetHolder;
@@ -53,6 +54,7 @@ public final class AgentInstaller {
         LimiterBridge.install(new ServletLimiter(holder, errors));
         Weaver.install(inst, errors);
         startWatching(holder, log);
+        JmxStarter.start(holder, log);
     }
 
     private static void startWatching(RuleSetHolder holder, Logger log) {

@@ -1,6 +1,7 @@
 package dev.limiter.agent.servlet;
 
 import dev.limiter.agent.ThrottledLog;
+import dev.limiter.agent.jmx.RejectedKeys;
 import dev.limiter.bootstrap.BridgeDelegate;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.RequestFrame;
@@ -122,9 +123,11 @@ public final class ServletLimiter implements BridgeDelegate {
                 }
             } else if (!enforce) {
                 rule.stats().wouldReject().increment();
+                RejectedKeys.record(rule.stats(), key);
                 continue;
             } else {
                 rule.stats().rejected().increment();
+                RejectedKeys.record(rule.stats(), key);
                 scratch.releaseAll();
                 writer.reject(api, response, rules.response(), rule, out, scratch.headers, log);
                 return true;

@@ -1,0 +1,136 @@
+package dev.limiter.agent.jmx;
+
+import dev.limiter.rules.ReloadListener;
+import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleSet;
+import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.RuleStats;
+import dev.limiter.rules.RulesException;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * Keeps the MBeans in step with the rules: registers {@code dev.limiter:type=Limiter}, one
+ * {@code dev.limiter:type=Rule,name=<id>} per rule in force, and follows every reload, so rule MBeans appear
+ * and disappear with their rules while an id that survives keeps its MBean (and its counters, which live in
+ * the rule's state). It also owns the rules' top-rejected-keys summaries ({@link RejectedKeys}): one per rule in
+ * force, dropped with the rule.
+ *
+ * <p>{@link #sync()} is synchronized and always converges on {@link RuleSetHolder#current()}, so a reload racing
+ * with registration cannot leave a stale MBean. Runs on the reloading thread (the watcher or a JMX thread),
+ * never on the request path.
+ */
+public final class JmxRegistrar implements ReloadListener, AutoCloseable {
+
+    private final MBeanServer server;
+    private final RuleSetHolder holder;
+    private final ObjectName limiterName;
+    private final LimiterControl limiter;
+    private final Map<String, RuleStats> registered = new LinkedHashMap<>();
+    private boolean closed;
+
+    private JmxRegistrar(MBeanServer server, RuleSetHolder holder) {
+        this.server = server;
+        this.holder = holder;
+        this.limiterName = ObjectNames.limiter();
+        this.limiter = new LimiterControl(holder, limiterName);
+    }
+
+    /**
+     * Registers the MBeans of {@code holder}'s rules on {@code server} and follows its reloads until
+     * {@link #close()}.
+     *
+     * @throws JMException if the names are taken (another limiter in this JVM) or the server refuses them
+     */
+    public static JmxRegistrar register(MBeanServer server, RuleSetHolder holder) throws JMException {
+        JmxRegistrar registrar = new JmxRegistrar(server, holder);
+        server.registerMBean(registrar.limiter, registrar.limiterName);
+        holder.addListener(registrar);
+        registrar.sync();
+        return registrar;
+    }
+
+    @Override
+    public void reloaded(RuleSet previous, RuleSet current) {
+        sync();
+        limiter.reloaded(current);
+    }
+
+    @Override
+    public void reloadFailed(RulesException error, RuleSet current) {
+        limiter.reloadFailed(error, current);
+    }
+
+    /** Registers MBeans for new rule ids, unregisters those of removed ids; ids that stay keep theirs. */
+    synchronized void sync() {
+        if (closed) {
+            return;
+        }
+        RuleSet current = holder.current();
+        Set<String> ids = new HashSet<>();
+        for (Rule rule : current.rules()) {
+            String id = rule.id();
+            ids.add(id);
+            RuleStats stats = rule.stats();
+            RuleStats before = registered.get(id);
+            if (before == null) {
+                RejectedKeys.track(stats);
+                register(id);
+                registered.put(id, stats);
+            } else if (before != stats) {
+                // same id, new state (e.g. the strategy changed): new counters, new summary
+                RejectedKeys.untrack(before);
+                RejectedKeys.track(stats);
+                registered.put(id, stats);
+            }
+        }
+        for (Iterator<Map.Entry<String, RuleStats>> it = registered.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<String, RuleStats> entry = it.next();
+            if (!ids.contains(entry.getKey())) {
+                unregister(ObjectNames.rule(entry.getKey()));
+                RejectedKeys.untrack(entry.getValue());
+                it.remove();
+            }
+        }
+    }
+
+    private void register(String id) {
+        try {
+            server.registerMBean(new RuleControl(holder, id), ObjectNames.rule(id));
+        } catch (JMException e) {
+            throw new IllegalStateException("cannot register the MBean of rule '" + id + "'", e);
+        }
+    }
+
+    private void unregister(ObjectName name) {
+        try {
+            if (server.isRegistered(name)) {
+                server.unregisterMBean(name);
+            }
+        } catch (JMException e) {
+            // already gone: nothing to undo
+        }
+    }
+
+    /** Stops following reloads and unregisters every MBean this registrar registered. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        holder.removeListener(this);
+        for (Map.Entry<String, RuleStats> entry : registered.entrySet()) {
+            unregister(ObjectNames.rule(entry.getKey()));
+            RejectedKeys.untrack(entry.getValue());
+        }
+        registered.clear();
+        unregister(limiterName);
+    }
+}

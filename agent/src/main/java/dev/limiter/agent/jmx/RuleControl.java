@@ -1,0 +1,150 @@
+package dev.limiter.agent.jmx;
+
+import dev.limiter.core.Outcome;
+import dev.limiter.rules.Mode;
+import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleSetHolder;
+import java.util.Locale;
+
+/**
+ * The {@link RuleMXBean} of one rule id. It holds the id, not the {@link Rule}: a rule object belongs to one
+ * immutable snapshot and is replaced on every reload, while the MBean lives as long as the id does, so each call
+ * looks the rule up in the rules in force. JMX threads only: never on the request path.
+ */
+final class RuleControl implements RuleMXBean {
+
+    private static final KeyCount[] NONE = new KeyCount[0];
+
+    private final RuleSetHolder holder;
+    private final String id;
+
+    RuleControl(RuleSetHolder holder, String id) {
+        this.holder = holder;
+        this.id = id;
+    }
+
+    private Rule rule() {
+        Rule rule = holder.current().rule(id);
+        if (rule == null) {
+            throw new IllegalStateException("rule '" + id + "' is no longer in the rules in force");
+        }
+        return rule;
+    }
+
+    @Override
+    public String getId() {
+        return id;
+    }
+
+    @Override
+    public long getAllowed() {
+        return rule().stats().allowed().sum();
+    }
+
+    @Override
+    public long getRejected() {
+        return rule().stats().rejected().sum();
+    }
+
+    @Override
+    public long getWouldReject() {
+        return rule().stats().wouldReject().sum();
+    }
+
+    @Override
+    public long getErrors() {
+        return rule().stats().errors().sum();
+    }
+
+    @Override
+    public int getActiveKeys() {
+        return rule().limiter().activeKeys();
+    }
+
+    @Override
+    public long getLimit() {
+        return rule().limiter().config().limit();
+    }
+
+    @Override
+    public long getWindowMillis() {
+        return rule().limiter().config().windowMillis();
+    }
+
+    @Override
+    public long getCapacity() {
+        return rule().limiter().config().capacity();
+    }
+
+    @Override
+    public String getStrategy() {
+        return rule().strategyName();
+    }
+
+    @Override
+    public String getKey() {
+        return rule().key().toString();
+    }
+
+    @Override
+    public String getMatch() {
+        return rule().matchText();
+    }
+
+    @Override
+    public String getMode() {
+        return rule().mode().spelling();
+    }
+
+    @Override
+    public void setMode(String mode) {
+        String text = mode == null ? "" : mode.trim().toLowerCase(Locale.ROOT);
+        if (text.isEmpty() || text.equals("file")) {
+            rule().setMode(null);
+            return;
+        }
+        Mode parsed = Mode.bySpelling(text.replace('_', '-'));
+        if (parsed == null) {
+            throw new IllegalArgumentException("mode must be enforce, dry-run or file, not '" + mode + "'");
+        }
+        rule().setMode(parsed);
+    }
+
+    @Override
+    public String getFileMode() {
+        return rule().fileMode().spelling();
+    }
+
+    @Override
+    public KeyCount[] getTopRejectedKeys() {
+        TopKeys top = RejectedKeys.of(rule().stats());
+        return top == null ? NONE : top.snapshot();
+    }
+
+    @Override
+    public long getTopRejectedKeysDropped() {
+        TopKeys top = RejectedKeys.of(rule().stats());
+        return top == null ? 0 : top.dropped();
+    }
+
+    @Override
+    public void reset() {
+        Rule rule = rule();
+        rule.limiter().reset();
+        rule.stats().reset();
+        TopKeys top = RejectedKeys.of(rule.stats());
+        if (top != null) {
+            top.clear();
+        }
+    }
+
+    @Override
+    public void resetKey(String key) {
+        rule().limiter().resetKey(key == null ? "" : key);
+    }
+
+    @Override
+    public long remaining(String key) {
+        return rule().limiter().remaining(key == null ? "" : key, Outcome.newArray());
+    }
+}

@@ -1,0 +1,78 @@
+package dev.limiter.agent.jmx;
+
+/**
+ * One rule, registered as {@code dev.limiter:type=Rule,name=<id>}: its counters, its limits, the keys it throttles
+ * most, and steering (mode, reset).
+ *
+ * <p>Reads go to the rule of that id in the rules in force at the time of the call, so an MBean that survives a
+ * reload shows the new limits together with the counters the rule kept. An MXBean so that consoles need none of
+ * the agent's classes.
+ */
+public interface RuleMXBean {
+
+    /** The rule's id. */
+    String getId();
+
+    /** Requests the rule admitted. */
+    long getAllowed();
+
+    /** Requests the rule rejected (enforce mode). */
+    long getRejected();
+
+    /** Requests the rule would have rejected in dry-run mode (they were let through). */
+    long getWouldReject();
+
+    /** Times the limiter failed for this rule and {@code on-error} decided. */
+    long getErrors();
+
+    /** Keys with live state in the rule's limiter. */
+    int getActiveKeys();
+
+    /** Permits per window (concurrency: calls in flight). */
+    long getLimit();
+
+    /** The window in milliseconds. */
+    long getWindowMillis();
+
+    /** The burst capacity (token and leaky bucket); the limit for strategies without one. */
+    long getCapacity();
+
+    /** The strategy name, e.g. {@code token-bucket}. */
+    String getStrategy();
+
+    /** What the rule counts by, e.g. {@code ip} or {@code header:X-Api-Key}. */
+    String getKey();
+
+    /** What the rule matches, e.g. {@code http GET /api/**}. */
+    String getMatch();
+
+    /** {@code enforce} or {@code dry-run}: the mode in force. */
+    String getMode();
+
+    /**
+     * Switches the mode at run time: {@code enforce}, {@code dry-run}, or {@code file} (or empty) to go back to
+     * the file's mode. Survives reloads that keep the rule and leave its {@code mode:} unchanged.
+     */
+    void setMode(String mode);
+
+    /** The mode the rules file gives. */
+    String getFileMode();
+
+    /**
+     * The keys rejected most (dry-run: would have been rejected), at most ten, most first: a space-saving
+     * summary, so a count may overestimate by at most its {@code error}.
+     */
+    KeyCount[] getTopRejectedKeys();
+
+    /** Rejections not added to {@link #getTopRejectedKeys()} because another thread was recording one. */
+    long getTopRejectedKeysDropped();
+
+    /** Zeroes the counters, forgets every key's state (all start with a full budget) and the top keys. */
+    void reset();
+
+    /** Forgets one key's state: it starts again with a full budget. */
+    void resetKey(String key);
+
+    /** The permits {@code key} has left now, without taking one. */
+    long remaining(String key);
+}
