@@ -126,7 +126,7 @@ abstract class AbstractLimiterServerTest {
     }
 
     @Test
-    void dryRunNeverRejects() {
+    void dryRunNeverRejectsButCounts() {
         for (int i = 0; i < 6; i++) {
             HttpResponse<String> response = http.get("/api/items/dry");
             assertThat(response.statusCode()).as("request %d past a dry-run limit of 2: %s", i + 1, describe(response))
@@ -134,6 +134,9 @@ abstract class AbstractLimiterServerTest {
             assertThat(response.body()).isEqualTo("item dry");
             assertThat(response.headers().firstValue("X-App-Filter")).hasValue("ran");
         }
+        // the rule was counting all along (shadow mode): switched to enforce, the same budget is already spent
+        apply(current.withDryMode("enforce"));
+        assertRejected(http.get("/api/items/dry"), "dry", 3600);
     }
 
     @Test

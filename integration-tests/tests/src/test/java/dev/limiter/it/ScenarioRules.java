@@ -10,12 +10,12 @@ package dev.limiter.it;
  * <p>Windows are one hour (one minute for {@code exact}, which checks {@code w=60}) so nothing resets during a
  * test; {@code WindowGuard} keeps exact-count tests clear of an epoch-aligned window end.
  */
-record ScenarioRules(String trustedProxies, int reloadLimit, int keepLimit) {
+record ScenarioRules(String trustedProxies, int reloadLimit, int keepLimit, String dryMode) {
 
     static final String RESPONSE_CONTENT_TYPE = "application/problem+json";
 
     static ScenarioRules initial() {
-        return new ScenarioRules("10.0.0.0/8", 2, 1);
+        return new ScenarioRules("10.0.0.0/8", 2, 1, "dry-run");
     }
 
     static String markerPath(int version) {
@@ -23,15 +23,20 @@ record ScenarioRules(String trustedProxies, int reloadLimit, int keepLimit) {
     }
 
     ScenarioRules trusting(String cidr) {
-        return new ScenarioRules(cidr, reloadLimit, keepLimit);
+        return new ScenarioRules(cidr, reloadLimit, keepLimit, dryMode);
     }
 
     ScenarioRules withReloadLimit(int limit) {
-        return new ScenarioRules(trustedProxies, limit, keepLimit);
+        return new ScenarioRules(trustedProxies, limit, keepLimit, dryMode);
     }
 
     ScenarioRules withKeepLimit(int limit) {
-        return new ScenarioRules(trustedProxies, reloadLimit, limit);
+        return new ScenarioRules(trustedProxies, reloadLimit, limit, dryMode);
+    }
+
+    /** The mode of the {@code dry} rule: {@code dry-run} at first, {@code enforce} once the test switches it. */
+    ScenarioRules withDryMode(String mode) {
+        return new ScenarioRules(trustedProxies, reloadLimit, keepLimit, mode);
     }
 
     String render(int version) {
@@ -66,7 +71,7 @@ record ScenarioRules(String trustedProxies, int reloadLimit, int keepLimit) {
                     match: { http: { path: /api/items/dry } }
                     limit: 2
                     window: 1h
-                    mode: dry-run
+                    mode: %s
                   - id: reports
                     match: { http: { path: /reports/** } }
                     strategy: concurrency
@@ -89,7 +94,7 @@ record ScenarioRules(String trustedProxies, int reloadLimit, int keepLimit) {
                     match: { http: { path: /api/items/keep } }
                     limit: %d
                     window: 1h
-                """.formatted(RESPONSE_CONTENT_TYPE, trustedProxies, version, markerPath(version),
+                """.formatted(RESPONSE_CONTENT_TYPE, trustedProxies, version, markerPath(version), dryMode,
                 reloadLimit, keepLimit);
     }
 

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
 public final class ForkedServer implements AutoCloseable {
 
     /** Generous: a cold JVM with an agent on a loaded 2-core machine. */
-    public static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    public static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
     private static final Pattern LISTENING = Pattern.compile("(?m)^LISTENING (\\d+)\\s*$");
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
