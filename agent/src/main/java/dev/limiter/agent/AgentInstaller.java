@@ -23,12 +23,21 @@ public final class AgentInstaller {
 
     static final String LOGGER = "dev.limiter";
 
+    /**
+     * Byte Buddy's "never use sun.misc.Unsafe" switch, under our relocated name (so it concerns our copy only).
+     * We inject no classes, so we never need Unsafe; without it Java 24+ prints a deprecation warning.
+     */
+    static final String BYTE_BUDDY_SAFE = "dev.limiter.shaded.bytebuddy.safe";
+
     private AgentInstaller() {
     }
 
     /** Called reflectively by {@code LimiterAgent}. */
     public static void install(String rawArgs, Instrumentation inst, Path agentJar) {
         Logger log = Logger.getLogger(LOGGER);
+        if (System.getProperty(BYTE_BUDDY_SAFE) == null) {
+            System.setProperty(BYTE_BUDDY_SAFE, "true");
+        }
         AgentArgs args;
         try {
             args = AgentArgs.parse(rawArgs);
