@@ -1,0 +1,82 @@
+package dev.limiter.demo.driver;
+
+import dev.limiter.core.LimitConfig;
+import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleSet;
+import java.util.List;
+
+/**
+ * The live per-rule table, in the order of the rules file: from the limiter's MBeans when the service has them,
+ * otherwise from what the driver observed (and the title says which).
+ */
+final class RuleTable {
+
+    private RuleTable() {
+    }
+
+    /** Rows from JMX: the limiter's own counters. */
+    static TextTable fromJmx(RuleSet rules, List<RuleRow> rows) {
+        TextTable table = new TextTable(5, "rule", "strategy", "key", "mode", "limit", "allowed", "rejected",
+                "would-reject", "active keys");
+        for (Rule rule : rules.rules()) {
+            RuleRow row = find(rows, rule.id());
+            table.add(rule.id(), row == null || row.strategy() == null ? rule.strategyName() : row.strategy(),
+                    rule.key().toString(), row == null || row.mode() == null ? rule.mode().spelling() : row.mode()
+                            .toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
+                    limit(rule), count(row == null ? -1 : row.allowed()), count(row == null ? -1 : row.rejected()),
+                    count(row == null ? -1 : row.wouldReject()), count(row == null ? -1 : row.activeKeys()));
+        }
+        return table;
+    }
+
+    /** Rows from the driver's own observations: matched requests, their 2xx, and the 429s naming the rule. */
+    static TextTable fromObservations(RuleSet rules, ObservedRules observed) {
+        TextTable table = new TextTable(5, "rule", "strategy", "key", "mode", "limit", "matched", "2xx",
+                "429 by rule");
+        for (Rule rule : rules.rules()) {
+            ObservedRules.Counts counts = observed.counts(rule.id());
+            table.add(rule.id(), rule.strategyName(), rule.key().toString(), rule.mode().spelling(), limit(rule),
+                    count(counts.matched.sum()), count(counts.ok.sum()), count(counts.rejected.sum()));
+        }
+        return table;
+    }
+
+    /** The rule's limit in words: {@code 10/1s burst 20}, {@code 3 at once}. */
+    static String limit(Rule rule) {
+        LimitConfig config = rule.limiter().config();
+        if (rule.limiter().strategy().releasesOnExit()) {
+            return config.limit() + " at once";
+        }
+        String text = config.limit() + "/" + window(config.windowMillis());
+        if (config.capacity() != config.limit()) {
+            text += ("leaky-bucket".equals(rule.strategyName()) ? " queue " : " burst ") + config.capacity();
+        }
+        return text;
+    }
+
+    static String window(long millis) {
+        if (millis % 3_600_000 == 0) {
+            return millis / 3_600_000 + "h";
+        }
+        if (millis % 60_000 == 0) {
+            return millis / 60_000 + "m";
+        }
+        if (millis % 1_000 == 0) {
+            return millis / 1_000 + "s";
+        }
+        return millis + "ms";
+    }
+
+    static String count(long value) {
+        return value < 0 ? "-" : String.format(java.util.Locale.ROOT, "%,d", value);
+    }
+
+    private static RuleRow find(List<RuleRow> rows, String id) {
+        for (RuleRow row : rows) {
+            if (row.id().equals(id)) {
+                return row;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,68 @@
+package dev.limiter.demo.service;
+
+import jakarta.servlet.http.HttpServletRequest;
+
+/**
+ * The demo's servlet endpoints, each a few lines of pretend business logic returning JSON.
+ *
+ * <p>Kept in one place so the rules file, the load driver and the test that checks they agree all see the same
+ * list. {@code /rest/catalog/{sku}} is not here: it is the Jersey resource {@link CatalogResource}.
+ */
+enum Endpoint {
+    /** Calls the plain method {@link PriceCalculator#quote}, the target of a future method rule. */
+    ORDERS("/api/orders") {
+        @Override
+        String body(HttpServletRequest request) {
+            String sku = param(request, "sku", "A-1");
+            return "{\"sku\":\"" + sku + "\",\"price_cents\":" + PriceCalculator.quote(sku, 1) + "}";
+        }
+    },
+    SEARCH("/api/search") {
+        @Override
+        String body(HttpServletRequest request) {
+            return "{\"query\":\"" + param(request, "q", "") + "\",\"hits\":3}";
+        }
+    },
+    EXPORT("/api/export") {
+        @Override
+        String body(HttpServletRequest request) {
+            return "{\"user\":\"" + param(request, "user", "") + "\",\"rows\":1000}";
+        }
+    },
+    /** The slow one: a report takes {@link #REPORT_MILLIS} ms, so parallel callers pile up. */
+    REPORT("/api/report") {
+        @Override
+        String body(HttpServletRequest request) throws InterruptedException {
+            Thread.sleep(REPORT_MILLIS);
+            return "{\"report\":\"ready\",\"millis\":" + REPORT_MILLIS + "}";
+        }
+    },
+    USERS("/api/users/*") {
+        @Override
+        String body(HttpServletRequest request) {
+            return "{\"page\":\"" + JsonText.clean(String.valueOf(request.getPathInfo())) + "\"}";
+        }
+    };
+
+    static final long REPORT_MILLIS = 400;
+
+    private final String mapping;
+
+    Endpoint(String mapping) {
+        this.mapping = mapping;
+    }
+
+    /** The servlet mapping. */
+    String mapping() {
+        return mapping;
+    }
+
+    /** The response body. */
+    abstract String body(HttpServletRequest request) throws InterruptedException;
+
+    /** A query parameter, cleaned for echoing into JSON. */
+    static String param(HttpServletRequest request, String name, String absent) {
+        String value = request.getParameter(name);
+        return value == null ? absent : JsonText.clean(value);
+    }
+}

@@ -1,0 +1,106 @@
+package dev.limiter.demo.driver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import dev.limiter.rules.KeySpec;
+import dev.limiter.rules.Mode;
+import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleSet;
+import dev.limiter.rules.RuleSetLoader;
+import dev.limiter.rules.RulesException;
+import java.nio.file.Files;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keeps {@code examples/rules.yml} from rotting: it must load with the rules module's own loader (the one the
+ * agent uses), still show every strategy and key kind the file promises, and still match the demo's traffic.
+ */
+class BundledRulesTest {
+
+    @Test
+    void theBundledRulesFileLoads() {
+        assertThatCode(BundledRules::load)
+                .as("examples/rules.yml must be valid; problems: %s", problems())
+                .doesNotThrowAnyException();
+    }
+
+    @Test
+    void itShowsEveryBuiltInStrategy() {
+        Set<String> strategies = new HashSet<>();
+        for (Rule rule : BundledRules.load().rules()) {
+            strategies.add(rule.strategyName());
+        }
+        assertThat(strategies).contains("fixed-window", "token-bucket", "sliding-window", "leaky-bucket",
+                "concurrency");
+    }
+
+    @Test
+    void itShowsEveryRequestKeyKindAndADryRun() {
+        Set<KeySpec.Kind> kinds = new HashSet<>();
+        int dryRuns = 0;
+        for (Rule rule : BundledRules.load().rules()) {
+            kinds.add(rule.key().kind());
+            dryRuns += rule.mode() == Mode.DRY_RUN ? 1 : 0;
+        }
+        assertThat(kinds).contains(KeySpec.Kind.GLOBAL, KeySpec.Kind.IP, KeySpec.Kind.HEADER, KeySpec.Kind.PARAM,
+                KeySpec.Kind.PATH_PARAM);
+        assertThat(dryRuns).isEqualTo(1);
+    }
+
+    @Test
+    void everyRuleMeetsSomeOfTheDemoTrafficAndEveryClientMeetsAnEnforcedRule() {
+        RuleSet rules = BundledRules.load();
+        Set<String> met = new HashSet<>();
+        for (Scenario scenario : Scenarios.all()) {
+            String path = scenario.requests().apply(0).matchPath();
+            Rule[] matched = new Rule[rules.maxHttpMatches()];
+            int count = rules.matchHttp("GET", path, matched);
+            boolean enforced = false;
+            for (int i = 0; i < count; i++) {
+                met.add(matched[i].id());
+                enforced |= matched[i].mode() == Mode.ENFORCE;
+            }
+            assertThat(enforced).as("%s (%s) meets an enforced rule", scenario.label(), path).isTrue();
+        }
+        Set<String> all = new HashSet<>();
+        for (Rule rule : rules.rules()) {
+            all.add(rule.id());
+        }
+        assertThat(met).as("rules the demo's traffic exercises").isEqualTo(all);
+    }
+
+    @Test
+    void theDriverTrustsTheProxyItPlaysSoTheSpooferIsOneClient() {
+        RuleSet rules = BundledRules.load();
+        assertThat(rules.clientIp().isTrusted("127.0.0.1")).isTrue();
+        String first = rules.clientIp().resolve("127.0.0.1", "198.51.100.1, 203.0.113.30", null);
+        String second = rules.clientIp().resolve("127.0.0.1", "198.51.100.2, 203.0.113.30", null);
+        assertThat(first).isEqualTo("203.0.113.30").isEqualTo(second);
+    }
+
+    @Test
+    void theCommentedOutMethodRuleIsValidToo() throws Exception {
+        String text = Files.readString(BundledRules.file());
+        int start = text.indexOf("  # - id: quotes");
+        assertThat(start).as("the commented method rule").isPositive();
+        StringBuilder uncommented = new StringBuilder(text.substring(0, start));
+        for (String line : text.substring(start).split("\n")) {
+            uncommented.append(line.replaceFirst("^  # ", "  ")).append('\n');
+        }
+        RuleSet rules = RuleSetLoader.parse(uncommented.toString(), "rules.yml", RuleSet.empty(), null);
+        assertThat(rules.rule("quotes").target()).isEqualTo(Rule.Target.METHOD);
+        assertThat(rules.rule("quotes").matches("dev.limiter.demo.service.PriceCalculator", "quote")).isTrue();
+    }
+
+    private static String problems() {
+        try {
+            RuleSetLoader.load(BundledRules.file(), RuleSet.empty());
+            return "none";
+        } catch (RulesException e) {
+            return e.getMessage();
+        }
+    }
+}

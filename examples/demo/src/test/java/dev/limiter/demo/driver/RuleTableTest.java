@@ -1,0 +1,47 @@
+package dev.limiter.demo.driver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.limiter.rules.RuleSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RuleTableTest {
+
+    private final RuleSet rules = BundledRules.load();
+
+    @Test
+    void limitsReadAsTheRulesFileSaysThem() {
+        assertThat(RuleTable.limit(rules.rule("orders-per-client"))).isEqualTo("10/1s burst 20");
+        assertThat(RuleTable.limit(rules.rule("export-per-user"))).isEqualTo("2/1s queue 3");
+        assertThat(RuleTable.limit(rules.rule("reports-in-flight"))).isEqualTo("3 at once");
+        assertThat(RuleTable.limit(rules.rule("user-pages"))).isEqualTo("8/2s");
+    }
+
+    @Test
+    void jmxRowsFollowTheFileOrderAndMissingValuesShowAsDashes() {
+        List<RuleRow> rows = List.of(new RuleRow("catalog-per-item", "fixed-window", "ENFORCE", 1234, 5, 0, 2),
+                new RuleRow("api-cap-trial", "sliding-window", "DRY_RUN", 10, 0, 7, -1));
+        List<String> lines = RuleTable.fromJmx(rules, rows).lines();
+        assertThat(lines.get(0)).startsWith("rule").contains("allowed", "rejected", "would-reject", "active keys");
+        assertThat(lines.get(2)).startsWith("orders-per-client").endsWith("-");
+        assertThat(lines).anySatisfy(line -> assertThat(line).startsWith("catalog-per-item")
+                .contains("path-param:sku", "enforce", "1,234").endsWith("2"));
+        assertThat(lines).anySatisfy(line -> assertThat(line).startsWith("api-cap-trial").contains("dry-run")
+                .matches(".* 7 +-"));
+    }
+
+    @Test
+    void observedRowsCountMatchesSuccessesAndTheRejectionsOfTheNamedRule() {
+        ObservedRules observed = new ObservedRules(rules);
+        observed.record("GET", "/api/orders", 200, null);
+        observed.record("GET", "/api/orders", 429, "orders-per-client");
+        observed.record("GET", "/rest/catalog/42", 200, null);
+        assertThat(observed.counts("orders-per-client").matched.sum()).isEqualTo(2);
+        assertThat(observed.counts("orders-per-client").ok.sum()).isEqualTo(1);
+        assertThat(observed.counts("orders-per-client").rejected.sum()).isEqualTo(1);
+        assertThat(observed.counts("api-cap-trial").matched.sum()).isEqualTo(3);
+        assertThat(observed.counts("catalog-per-item").ok.sum()).isEqualTo(1);
+        assertThat(observed.counts("export-per-user").matched.sum()).isZero();
+    }
+}
