@@ -1,0 +1,339 @@
+package dev.limiter.redis;
+
+import dev.limiter.core.KeyedLimiter;
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.Outcome;
+import dev.limiter.core.RateLimitStrategy;
+import dev.limiter.core.store.LocalKeyedLimiter;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One rule's limiter with its state in Redis, shared by every JVM using the same store and rule id.
+ *
+ * <p>Each check is one {@code EVALSHA} of the strategy's Lua script on one key: the script reads the server's
+ * clock ({@code TIME}), decides and writes atomically, so there is no read-then-write race between JVMs and no
+ * clock skew between them. Semantics are those of the local strategy of the same name (see the scripts).
+ *
+ * <p>Key layout: {@code <prefix>{<ruleId>:<key>}}. The braces are a Redis Cluster hash tag: everything a check
+ * touches lives in one slot, so the script runs on one node. Keys expire by themselves once they hold nothing a
+ * missing key would not (a full budget); concurrency keys live while some JVM renews its lease.
+ *
+ * <p>The request path allocates (the client encodes a command and decodes a reply: a few small objects per
+ * check); the per-config arguments are encoded once per {@link #reconfigure}. When Redis is unavailable the
+ * store's {@link OnFailure} decides, without a round trip while the circuit is open.
+ *
+ * <p>Concurrency: permits are held per JVM ({@link RedisStore#instanceId()}) under a lease the store renews for
+ * keys with calls in flight; {@link #release} returns a permit to where it was taken (Redis, or the local
+ * fallback if the check fell back). A release that cannot reach Redis is retried by the store's thread; if it
+ * never can, the lease frees the permit.
+ */
+final class RedisKeyedLimiter implements KeyedLimiter {
+
+    private static final byte[] TAKE = bytes(0);
+    private static final byte[] PEEK = bytes(1);
+    private static final byte[] RELEASE = bytes(2);
+    private static final byte[] RENEW = bytes(3);
+
+    /** Largest exact integer of a Lua number (a double): the GCRA script's values must stay below it. */
+    static final long LUA_EXACT = 1L << 53;
+
+    /** Most releases waiting for Redis to come back before the oldest are given up to the lease. */
+    private static final int MAX_PENDING_RELEASES = 10_000;
+
+    private final RedisStore store;
+    private final String ruleId;
+    private final RateLimitStrategy strategy;
+    private final LuaScript script;
+    private final boolean releases;
+    private final String keyHead;
+    private final OnFailure onFailure;
+    private final LocalKeyedLimiter local;
+    private final Map<String, AtomicInteger> held = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<String> pendingReleases = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger pendingCount = new AtomicInteger();
+    private volatile Args args;
+
+    /** One config's limits with its script arguments, encoded once. */
+    private record Args(LimitConfig config, List<byte[]> take, List<byte[]> peek, List<byte[]> release,
+            List<byte[]> renew) {
+    }
+
+    RedisKeyedLimiter(RedisStore store, String ruleId, RateLimitStrategy strategy, LimitConfig config,
+            int maxKeys) {
+        this.store = store;
+        this.ruleId = ruleId;
+        this.strategy = strategy;
+        this.script = scriptFor(strategy);
+        this.releases = strategy.releasesOnExit();
+        this.keyHead = store.settings().keyPrefix() + "{" + ruleId + ":";
+        this.onFailure = store.settings().onFailure();
+        this.local = LocalKeyedLimiter.create(strategy, config, maxKeys); // validates maxKeys and config
+        this.args = encode(config);
+    }
+
+    @Override
+    public boolean tryAcquire(String key, long[] out) {
+        Args a = args;
+        Object reply = store.eval(script, List.of(redisKey(key)), a.take);
+        if (reply == null) {
+            return fallbackAcquire(key, out, a.config);
+        }
+        boolean allowed = fill(reply, out, a.config.limit());
+        if (allowed && releases) {
+            held.compute(key, RedisKeyedLimiter::increment);
+        }
+        return allowed;
+    }
+
+    @Override
+    public void release(String key) {
+        if (!releases) {
+            return;
+        }
+        AtomicInteger count = held.get(key);
+        if (count == null || !decrementIfPositive(count)) {
+            local.release(key); // the permit was taken by the fallback
+            return;
+        }
+        held.computeIfPresent(key, RedisKeyedLimiter::dropIfZero);
+        if (store.eval(script, List.of(redisKey(key)), args.release) == null) {
+            queueRelease(key);
+        }
+    }
+
+    @Override
+    public long remaining(String key, long[] out) {
+        Args a = args;
+        Object reply = store.eval(script, List.of(redisKey(key)), a.peek);
+        if (reply == null) {
+            return onFailure == OnFailure.LOCAL ? local.remaining(key, out) : fallbackPeek(out, a.config);
+        }
+        fill(reply, out, a.config.limit());
+        return out[Outcome.REMAINING];
+    }
+
+    /** Keys of this rule in Redis (SCAN over every node: for JMX and tests, not for the request path). */
+    @Override
+    public int activeKeys() {
+        try {
+            return store.scan(pattern()).size();
+        } catch (RuntimeException e) {
+            return local.activeKeys();
+        }
+    }
+
+    /** Deletes every key of this rule in Redis (for every JVM) and the local fallback's state. */
+    @Override
+    public void reset() {
+        local.reset();
+        held.clear();
+        for (String key : store.scan(pattern())) {
+            store.admin(c -> c.del(key));
+        }
+    }
+
+    @Override
+    public void resetKey(String key) {
+        local.resetKey(key);
+        held.remove(key);
+        byte[] redisKey = redisKey(key);
+        store.admin(c -> c.del(redisKey));
+    }
+
+    @Override
+    public LimitConfig config() {
+        return args.config;
+    }
+
+    @Override
+    public RateLimitStrategy strategy() {
+        return strategy;
+    }
+
+    /**
+     * New limits apply from the next check in this JVM. Other JVMs apply theirs when they reload: until then
+     * each check uses the limits of the JVM that makes it (the stored state is converted, as locally).
+     */
+    @Override
+    public void reconfigure(LimitConfig config) {
+        if (config == null) {
+            throw new IllegalArgumentException("config must not be null");
+        }
+        Args encoded = encode(config);
+        local.reconfigure(config);
+        this.args = encoded;
+    }
+
+    /** Store thread: renews the leases of keys with calls in flight and retries releases that failed. */
+    void maintain() {
+        if (!releases) {
+            return;
+        }
+        Args a = args;
+        for (Map.Entry<String, AtomicInteger> e : held.entrySet()) {
+            if (e.getValue().get() > 0) {
+                store.eval(script, List.of(redisKey(e.getKey())), a.renew);
+            }
+        }
+        int n = pendingCount.get();
+        for (int i = 0; i < n; i++) {
+            String key = pendingReleases.poll();
+            if (key == null) {
+                break;
+            }
+            pendingCount.decrementAndGet();
+            if (store.eval(script, List.of(redisKey(key)), a.release) == null) {
+                queueRelease(key);
+                break; // still down: keep the rest for the next round
+            }
+        }
+    }
+
+    /** Calls in flight this JVM holds on Redis for {@code key} (tests, diagnostics). */
+    int heldOnRedis(String key) {
+        AtomicInteger count = held.get(key);
+        return count == null ? 0 : count.get();
+    }
+
+    byte[] redisKey(String key) {
+        return (keyHead + key + "}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private boolean fallbackAcquire(String key, long[] out, LimitConfig config) {
+        store.stats().fallbacks.increment();
+        switch (onFailure) {
+            case LOCAL:
+                return local.tryAcquire(key, out);
+            case ALLOW:
+                return Outcome.allow(out, config.limit(), config.clock().millis(), config.limit());
+            default:
+                long retry = store.settings().probeInterval().toMillis();
+                return Outcome.reject(out, 0, config.clock().millis() + retry, retry, config.limit());
+        }
+    }
+
+    private long fallbackPeek(long[] out, LimitConfig config) {
+        if (onFailure == OnFailure.ALLOW) {
+            Outcome.allow(out, config.limit(), config.clock().millis(), config.limit());
+            return config.limit();
+        }
+        long retry = store.settings().probeInterval().toMillis();
+        Outcome.reject(out, 0, config.clock().millis() + retry, retry, config.limit());
+        return 0;
+    }
+
+    private void queueRelease(String key) {
+        if (pendingCount.incrementAndGet() > MAX_PENDING_RELEASES) {
+            pendingCount.decrementAndGet();
+            store.stats().lostReleases.increment(); // the lease frees it on Redis
+            return;
+        }
+        pendingReleases.add(key);
+    }
+
+    private static boolean fill(Object reply, long[] out, long limit) {
+        List<?> r = (List<?>) reply;
+        long allowed = (Long) r.get(0);
+        long remaining = (Long) r.get(1);
+        long reset = (Long) r.get(2);
+        long retry = (Long) r.get(3);
+        if (allowed == 1) {
+            return Outcome.allow(out, remaining, reset, limit);
+        }
+        return Outcome.reject(out, remaining, reset, retry, limit);
+    }
+
+    private Args encode(LimitConfig config) {
+        strategy.validate(config);
+        if (script == LuaScript.GCRA && config.capacityUnits() + config.unitsPerPermit() >= LUA_EXACT) {
+            throw new IllegalArgumentException(strategy.name() + " on Redis needs capacity * (window / gcd(limit,"
+                    + " window)) below 2^53; " + config + " is too fine-grained: use a shorter window or a"
+                    + " smaller capacity");
+        }
+        byte[] limit = bytes(config.limit());
+        byte[] window = bytes(config.windowMillis());
+        if (script == LuaScript.GCRA) {
+            byte[] perMilli = bytes(config.unitsPerMilli());
+            byte[] cost = bytes(config.unitsPerPermit());
+            byte[] tolerance = bytes(config.capacityUnits());
+            return new Args(config, List.of(TAKE, perMilli, cost, tolerance), List.of(PEEK, perMilli, cost, tolerance),
+                    List.of(), List.of());
+        }
+        if (script == LuaScript.CONCURRENCY) {
+            byte[] id = store.instanceId().getBytes(StandardCharsets.UTF_8);
+            byte[] lease = bytes(store.settings().concurrencyLease().toMillis());
+            return new Args(config, List.of(TAKE, limit, id, lease, window), List.of(PEEK, limit, id, lease, window),
+                    List.of(RELEASE, limit, id, lease, window), List.of(RENEW, limit, id, lease, window));
+        }
+        return new Args(config, List.of(TAKE, limit, window), List.of(PEEK, limit, window), List.of(), List.of());
+    }
+
+    private static LuaScript scriptFor(RateLimitStrategy strategy) {
+        switch (strategy.name()) {
+            case "fixed-window":
+                return LuaScript.FIXED_WINDOW;
+            case "sliding-window":
+                return LuaScript.SLIDING_WINDOW;
+            case "token-bucket":
+            case "leaky-bucket":
+                return LuaScript.GCRA;
+            case "concurrency":
+                return LuaScript.CONCURRENCY;
+            default:
+                throw new IllegalArgumentException("strategy '" + strategy.name()
+                        + "' has no Redis script (custom strategies run with store: local only)");
+        }
+    }
+
+    /** SCAN pattern of this rule's keys, with the rule id's glob characters escaped. */
+    private String pattern() {
+        StringBuilder p = new StringBuilder();
+        String head = keyHead;
+        for (int i = 0; i < head.length(); i++) {
+            char ch = head.charAt(i);
+            if (ch == '*' || ch == '?' || ch == '[' || ch == ']' || ch == '\\') {
+                p.append('\\');
+            }
+            p.append(ch);
+        }
+        return p.append('*').toString();
+    }
+
+    private static AtomicInteger increment(String key, AtomicInteger count) {
+        if (count == null) {
+            return new AtomicInteger(1);
+        }
+        count.incrementAndGet();
+        return count;
+    }
+
+    private static AtomicInteger dropIfZero(String key, AtomicInteger count) {
+        return count.get() <= 0 ? null : count;
+    }
+
+    private static boolean decrementIfPositive(AtomicInteger count) {
+        for (;;) {
+            int n = count.get();
+            if (n <= 0) {
+                return false;
+            }
+            if (count.compareAndSet(n, n - 1)) {
+                return true;
+            }
+        }
+    }
+
+    private static byte[] bytes(long value) {
+        return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    public String toString() {
+        return "RedisKeyedLimiter[" + ruleId + ", " + strategy.name() + ", " + args.config + "]";
+    }
+}
