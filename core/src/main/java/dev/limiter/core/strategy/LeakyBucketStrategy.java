@@ -74,7 +74,7 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
             long next = debt + interval;
             if (next <= tolerance) {
                 if (bucket.casSlot0(tat, effective + interval)) {
-                    return Outcome.allow(out, (tolerance - next) / interval,
+                    return Outcome.allow(out, UnitScale.permits(tolerance - next, interval),
                             now + UnitScale.millisFor(next, perMilli), config.limit());
                 }
             } else if (effective == tat || bucket.casSlot0(tat, effective)) {
@@ -91,7 +91,7 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
         long interval = config.unitsPerPermit();
         long tolerance = config.capacityUnits();
         long debt = debt(bucket, config, now);
-        long remaining = (tolerance - debt) / interval;
+        long remaining = UnitScale.permits(tolerance - debt, interval);
         long reset = now + UnitScale.millisFor(debt, perMilli);
         if (remaining == 0) {
             Outcome.reject(out, 0, reset, UnitScale.millisFor(debt + interval - tolerance, perMilli),

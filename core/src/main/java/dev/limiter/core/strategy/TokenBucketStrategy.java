@@ -78,7 +78,7 @@ public final class TokenBucketStrategy implements RateLimitStrategy {
             if (fill >= cost) {
                 if (bucket.casSlot0(base, effective + cost)) {
                     long left = fill - cost;
-                    return Outcome.allow(out, left / cost,
+                    return Outcome.allow(out, UnitScale.permits(left, cost),
                             now + UnitScale.millisFor(capacity - left, perMilli), config.limit());
                 }
             } else if (effective == base || bucket.casSlot0(base, effective)) {
@@ -95,7 +95,7 @@ public final class TokenBucketStrategy implements RateLimitStrategy {
         long cost = config.unitsPerPermit();
         long capacity = config.capacityUnits();
         long fill = fill(bucket, config, now);
-        long remaining = fill / cost;
+        long remaining = UnitScale.permits(fill, cost);
         long reset = now + UnitScale.millisFor(capacity - fill, perMilli);
         if (remaining == 0) {
             Outcome.reject(out, 0, reset, UnitScale.millisFor(cost - fill, perMilli), config.limit());

@@ -86,6 +86,14 @@ final class UnitScale {
 
     /** {@code ceil(units / perMilli)} for non-negative units: milliseconds until {@code units} accrue. */
     static long millisFor(long units, long perMilli) {
-        return (units + perMilli - 1) / perMilli;
+        return perMilli == 1 ? units : (units + perMilli - 1) / perMilli;
+    }
+
+    /**
+     * {@code units / cost}, skipping the 64-bit division (20-90 cycles) in the common case where the reduced
+     * ratio has a 1 on one side (100/s, 10/min, 10M/s all do): the branch is perfectly predicted per rule.
+     */
+    static long permits(long units, long cost) {
+        return cost == 1 ? units : units / cost;
     }
 }
