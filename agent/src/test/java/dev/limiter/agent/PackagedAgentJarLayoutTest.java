@@ -1,0 +1,97 @@
+package dev.limiter.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the packaged {@code limiter.jar} in forked JVMs (bound to {@code integration-test}, after
+ * {@code package}): the application sees the bridge on the bootstrap path and nothing else of ours, a second
+ * {@code -javaagent} is refused, and {@code java -jar limiter.jar validate} works from the real jar.
+ */
+class PackagedAgentJarLayoutTest {
+
+    @TempDir
+    Path dir;
+
+    private static String agentJar() {
+        return new File(System.getProperty("limiter.agent.jar", "target/limiter.jar")).getAbsolutePath();
+    }
+
+    private static String java() {
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+
+    private record Result(int exit, String out, String err) {
+    }
+
+    private Result run(List<String> command) throws Exception {
+        Path out = dir.resolve("out.txt");
+        Path err = dir.resolve("err.txt");
+        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("forked JVM finished").isTrue();
+        return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    private Path rules() throws Exception {
+        Path rules = dir.resolve("rules.yml");
+        Files.writeString(rules, """
+                version: 1
+                rules:
+                  - id: api
+                    match: { http: { path: /api/** } }
+                    limit: 10
+                    window: 1s
+                """);
+        return rules;
+    }
+
+    @Test
+    void theApplicationSeesOnlyTheBridgeAndASecondAgentIsRefused() throws Exception {
+        String agent = "-javaagent:" + agentJar() + "=" + rules();
+        List<String> command = new ArrayList<>(List.of(java(), agent, agent, "-cp",
+                System.getProperty("basedir", ".") + "/target/test-classes", "weavingtest.IsolationProbe"));
+        Result result = run(command);
+        assertThat(result.exit()).as(result.err()).isZero();
+        assertThat(result.out()).contains("bridge-loader=null", "delegate-installed=true",
+                "visible dev.limiter.agent.AgentInstaller=false", "visible dev.limiter.rules.RuleSet=false",
+                "visible dev.limiter.shaded.bytebuddy.ByteBuddy=false", "visible net.bytebuddy.ByteBuddy=false",
+                "visible dev.limiter.shaded.jackson.databind.ObjectMapper=false", "resource inst=false");
+        assertThat(result.err()).containsOnlyOnce(" started: rules ").contains("already running");
+        assertThat(result.err()).doesNotContain("sun.misc.Unsafe");
+    }
+
+    @Test
+    void invalidRulesWithStrictStopTheJvmAndWithoutStrictDoNot() throws Exception {
+        Path bad = dir.resolve("bad.yml");
+        Files.writeString(bad, "version: 1\nrules:\n  - id: x\n    limit: -3\n");
+        String classes = System.getProperty("basedir", ".") + "/target/test-classes";
+        Result strict = run(List.of(java(), "-javaagent:" + agentJar() + "=rules=" + bad + ",strict=true", "-cp",
+                classes, "weavingtest.IsolationProbe"));
+        assertThat(strict.exit()).isEqualTo(1);
+        assertThat(strict.err()).contains("invalid rules").containsPattern("bad\\.yml:4:\\d+: ");
+        assertThat(strict.out()).doesNotContain("bridge-loader");
+
+        Result lenient = run(List.of(java(), "-javaagent:" + agentJar() + "=" + bad, "-cp", classes,
+                "weavingtest.IsolationProbe"));
+        assertThat(lenient.exit()).isZero();
+        assertThat(lenient.err()).contains("invalid rules");
+        assertThat(lenient.out()).contains("delegate-installed=true");
+    }
+
+    @Test
+    void theCliRunsFromThePackagedJar() throws Exception {
+        Result ok = run(List.of(java(), "-jar", agentJar(), "validate", rules().toString()));
+        assertThat(ok.exit()).as(ok.err()).isZero();
+        assertThat(ok.out()).contains("api (").contains("OK, 1 rule");
+    }
+}

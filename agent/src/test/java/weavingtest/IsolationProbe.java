@@ -1,0 +1,31 @@
+package weavingtest;
+
+/**
+ * Main class run in a forked JVM with the packaged agent: prints what the application can see, one fact per
+ * line, for {@code PackagedAgentJarLayoutTest}.
+ */
+public final class IsolationProbe {
+
+    private IsolationProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Class<?> bridge = Class.forName("dev.limiter.bootstrap.LimiterBridge");
+        System.out.println("bridge-loader=" + bridge.getClassLoader());
+        System.out.println("delegate-installed=" + (bridge.getMethod("delegate").invoke(null) != null));
+        for (String name : new String[] {"dev.limiter.agent.AgentInstaller", "dev.limiter.rules.RuleSet",
+                "dev.limiter.shaded.bytebuddy.ByteBuddy", "net.bytebuddy.ByteBuddy",
+                "dev.limiter.shaded.jackson.databind.ObjectMapper"}) {
+            boolean visible;
+            try {
+                Class.forName(name);
+                visible = true;
+            } catch (ClassNotFoundException e) {
+                visible = false;
+            }
+            System.out.println("visible " + name + "=" + visible);
+        }
+        System.out.println("resource inst=" + (IsolationProbe.class.getClassLoader()
+                .getResource("dev/limiter/agent/AgentInstaller.class") != null));
+    }
+}
