@@ -82,7 +82,7 @@ final class PathTrie {
             String[] keys = new String[literals.isEmpty() ? 0 : size];
             Node[] nodes = new Node[keys.length];
             for (Map.Entry<String, Draft> literal : literals.entrySet()) {
-                int slot = literal.getKey().hashCode() & (keys.length - 1);
+                int slot = slot(literal.getKey().hashCode(), keys.length);
                 while (keys[slot] != null) {
                     slot = (slot + 1) & (keys.length - 1);
                 }
@@ -115,7 +115,7 @@ final class PathTrie {
                 return null;
             }
             int mask = keys.length - 1;
-            int slot = PathSegments.hash(path, start, end) & mask;
+            int slot = slot(PathSegments.hash(path, start, end), keys.length);
             while (true) {
                 String key = keys[slot];
                 if (key == null) {
@@ -127,6 +127,15 @@ final class PathTrie {
                 slot = (slot + 1) & mask;
             }
         }
+    }
+
+    /**
+     * Home slot of a hash in a power-of-two table: Fibonacci hashing takes the high bits of a multiply, because
+     * similar segments ({@code res1}, {@code res2}) have consecutive {@code String} hashes that would cluster
+     * under plain masking with linear probing.
+     */
+    private static int slot(int hash, int tableSize) {
+        return (hash * 0x9E3779B9) >>> (32 - Integer.numberOfTrailingZeros(tableSize)) & (tableSize - 1);
     }
 
     /**

@@ -105,6 +105,10 @@ public final class Rule {
         return httpMethods;
     }
 
+    PathPattern[] patterns() {
+        return patterns;
+    }
+
     int methodBits() {
         return methodBits;
     }

@@ -47,8 +47,8 @@ public final class RuleSet {
             switch (rule.target()) {
                 case HTTP:
                     httpRules++;
-                    for (String path : rule.paths()) {
-                        trie.add(PathPattern.compile(path), rule.index());
+                    for (PathPattern pattern : rule.patterns()) {
+                        trie.add(pattern, rule.index());
                     }
                     break;
                 case JAXRS:
