@@ -8,6 +8,12 @@ and copied in verbatim, so re-running the script never loses it.
 import argparse
 import json
 import os
+import statistics
+from collections import namedtuple
+
+# mean and err: JMH's score and 99.9 % half-width; median: of the measurement iterations, the robust number on
+# a shared, noisy machine, used for ratios and targets; bytes: gc.alloc.rate.norm (None without -prof gc).
+Result = namedtuple("Result", "mean err median bytes")
 
 PKG = "dev.limiter.bench."
 OUR_STRATEGIES = ["fixed-window", "token-bucket", "sliding-window", "leaky-bucket"]
@@ -16,7 +22,9 @@ OUR_STRATEGIES = ["fixed-window", "token-bucket", "sliding-window", "leaky-bucke
 OURS_ALLOWED = [(f"ours `{s}` check", "StrategyBenchmark.check", {"strategy": s}) for s in OUR_STRATEGIES] + [
     ("ours `concurrency` acquire+release", "ConcurrencyBenchmark.acquireRelease", {}),
     ("ours `LocalKeyedLimiter.tryAcquire` (existing key, fixed-window)", "KeyedLimiterBenchmark.tryAcquireExistingKey", {}),
-    ("ours facade `Guard` (existing key, fixed-window)", "GuardBenchmark.tryAcquire", {}),
+    ("ours facade `Limit.tryAcquire(out)` (token-bucket)", "GuardBenchmark.limitTryAcquire", {}),
+    ("ours facade `Limit.tryAcquire()` (thread-local out)", "GuardBenchmark.limitTryAcquireThreadLocalOut", {}),
+    ("ours facade `guard.limit(name, ...)` + `tryAcquire(out)` per call", "GuardBenchmark.lookUpByNameThenTryAcquire", {}),
 ]
 PEERS_ALLOWED = [
     ("Bucket4j `tryConsume(1)`", "Bucket4jBenchmark.tryConsume", {}),
@@ -43,8 +51,17 @@ PEER_EXPECTED = {"Bucket4j": "~50 ns, 64 B", "Resilience4j": "~42 ns, 40 B", "Gu
 PEER_MEMORY_EXPECTED = {"bucket4j": "~248", "resilience4j": "~336", "guava": "~136", "atomiclong": "24"}
 
 
+def number(value):
+    """JMH writes NaN (an error from too few iterations) as the string "NaN"."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if v != v else v
+
+
 def load(path):
-    """Maps (method, frozen params, threads) to (ns, error, bytes per op)."""
+    """Maps (method, frozen params, threads) to a Result."""
     results = {}
     if not path or not os.path.exists(path):
         return results, {}
@@ -54,8 +71,12 @@ def load(path):
         name = r["benchmark"][len(PKG):] if r["benchmark"].startswith(PKG) else r["benchmark"]
         params = tuple(sorted((r.get("params") or {}).items()))
         norm = r.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {}).get("score")
-        err = r["primaryMetric"].get("scoreError")
-        results[(name, params, r["threads"])] = (r["primaryMetric"]["score"], err, norm)
+        err = number(r["primaryMetric"].get("scoreError"))
+        norm = number(norm)
+        iterations = [x for fork in r["primaryMetric"].get("rawData", []) for x in fork]
+        score = r["primaryMetric"]["score"]
+        median = statistics.median(iterations) if iterations else score
+        results[(name, params, r["threads"])] = Result(score, err, median, norm)
     meta = data[0] if data else {}
     return results, meta
 
@@ -67,23 +88,25 @@ def get(results, method, params, threads):
 def ns(v):
     if v is None:
         return "n/a"
-    score, err, _ = v
-    if err is None or err != err:  # NaN with a single iteration
-        return f"{score:.1f}"
-    return f"{score:.1f} ± {err:.1f}"
+    if v.err is None:
+        return f"{v.mean:.1f}"
+    return f"{v.mean:.1f} ± {v.err:.1f}"
+
+
+def med(v):
+    return "n/a" if v is None else f"{v.median:.1f}"
 
 
 def bop(v):
-    if v is None or v[2] is None:
+    if v is None or v.bytes is None:
         return "n/a"
-    b = v[2]
-    return "0" if b < 0.5 else f"{b:.0f}"
+    return "0" if v.bytes < 0.5 else f"{v.bytes:.0f}"
 
 
 def ratio(ours, peer):
-    if ours is None or peer is None or ours[0] <= 0:
+    if ours is None or peer is None or ours.median <= 0:
         return "n/a"
-    return f"{peer[0] / ours[0]:.1f}x"
+    return f"{peer.median / ours.median:.1f}x"
 
 
 def read_memory(path):
@@ -135,8 +158,10 @@ def main():
     w("")
     w(f"It measured core at commit `{a.core_commit}`. JMH mode: average time per operation (avgt), 1 fork,")
     w("3 x 1 s warm-up, 5 x 1 s measurement, `-prof gc` (B/op is `gc.alloc.rate.norm`); ± is JMH's 99.9 %")
-    w("confidence half-width. Every benchmark is one hot key shared by all its threads; at 2 threads avgt is the")
-    w("time per call seen by each thread.")
+    w("confidence half-width. The median of the 5 measurement iterations is shown too and is what ratios and")
+    w("targets use: on this shared machine another engineer's build can inflate one iteration several-fold,")
+    w("which moves the mean but not the median. Every benchmark is one hot key shared by all its threads; at")
+    w("2 threads avgt is the time per call seen by each thread.")
     w("")
     w("## Machine")
     w("")
@@ -154,16 +179,16 @@ def main():
     w("Limit 1,000,000,000 per second for everyone, so every measured call is admitted (each benchmark checks")
     w("that after every iteration and fails otherwise).")
     w("")
-    w("| benchmark | 1 thread ns/op | B/op | 2 threads ns/op | B/op |")
-    w("|---|---:|---:|---:|---:|")
+    w("| benchmark | 1 thread: median ns/op | mean ± err | B/op | 2 threads: median ns/op | mean ± err | B/op |")
+    w("|---|---:|---:|---:|---:|---:|---:|")
     for label, method, params in OURS_ALLOWED + PEERS_ALLOWED + BASELINES:
         one, two = get(results, method, params, 1), get(results, method, params, 2)
-        w(f"| {label} | {ns(one)} | {bop(one)} | {ns(two)} | {bop(two)} |")
+        w(f"| {label} | {med(one)} | {ns(one)} | {bop(one)} | {med(two)} | {ns(two)} | {bop(two)} |")
     w("")
 
     w("## Our ratio to each peer (allowed path)")
     w("")
-    w("Peer time divided by ours: 3.0x means we take a third of the peer's time per call.")
+    w("Peer median time divided by ours: 3.0x means we take a third of the peer's time per call.")
     w("")
     head = " | ".join(f"vs {p} 1t | vs {p} 2t" for p in PEER_SHORT)
     w(f"| ours | {head} |")
@@ -180,25 +205,25 @@ def main():
     w("")
     w("Limit 1 per day, the one permit taken in setup, so every measured call is rejected (checked per iteration).")
     w("")
-    w("| benchmark | ns/op | B/op | " + " | ".join(f"vs {p}" for p in PEER_SHORT) + " |")
-    w("|---|---:|---:|" + "---:|" * len(PEER_SHORT))
+    w("| benchmark | median ns/op | mean ± err | B/op | " + " | ".join(f"vs {p}" for p in PEER_SHORT) + " |")
+    w("|---|---:|---:|---:|" + "---:|" * len(PEER_SHORT))
     for label, method, params in OURS_REJECTED:
         v = get(results, method, params, 1)
         cells = [ratio(v, get(results, pm, pp, 1)) for _, pm, pp in PEERS_REJECTED]
-        w(f"| {label} | {ns(v)} | {bop(v)} | " + " | ".join(cells) + " |")
+        w(f"| {label} | {med(v)} | {ns(v)} | {bop(v)} | " + " | ".join(cells) + " |")
     for label, method, params in PEERS_REJECTED:
         v = get(results, method, params, 1)
-        w(f"| {label} | {ns(v)} | {bop(v)} | " + " | ".join("" for _ in PEER_SHORT) + " |")
+        w(f"| {label} | {med(v)} | {ns(v)} | {bop(v)} | " + " | ".join("" for _ in PEER_SHORT) + " |")
     w("")
 
     rules = [(l, get(results, m, pr, 1)) for l, m, pr in RULES]
     if any(v is not None for _, v in rules):
         w("## Rules: HTTP path matching, 1 thread")
         w("")
-        w("| benchmark | ns/op | B/op |")
-        w("|---|---:|---:|")
+        w("| benchmark | median ns/op | mean ± err | B/op |")
+        w("|---|---:|---:|---:|")
         for label, v in rules:
-            w(f"| {label} | {ns(v)} | {bop(v)} |")
+            w(f"| {label} | {med(v)} | {ns(v)} | {bop(v)} |")
         w("")
 
     w("## Memory per key")
@@ -223,11 +248,12 @@ def main():
             if v is None:
                 w(f"| {label}, {t} thread(s) <= {limit:.0f} ns/op | n/a | not measured |")
             else:
-                met = "yes" if v[0] <= limit else f"no: {v[0] - limit:+.1f} ns ({v[0] / limit:.1f}x the target)"
-                w(f"| {label}, {t} thread(s) <= {limit:.0f} ns/op | {v[0]:.1f} ns | {met} |")
+                m = v.median
+                met = "yes" if m <= limit else f"no: {m - limit:+.1f} ns ({m / limit:.1f}x the target)"
+                w(f"| {label}, {t} thread(s) <= {limit:.0f} ns/op | {m:.1f} ns (median) | {met} |")
         v = get(results, method, params, 1)
-        if v is not None and v[2] is not None:
-            w(f"| {label}, 0 B/op | {v[2]:.3f} B | {'yes' if v[2] < 0.5 else 'no'} |")
+        if v is not None and v.bytes is not None:
+            w(f"| {label}, 0 B/op | {v.bytes:.3f} B | {'yes' if v.bytes < 0.5 else 'no'} |")
     for name, value in memory:
         if name.startswith("ours-bucket:"):
             met = "yes" if value <= 32 else f"no: {value - 32:+.1f} B"

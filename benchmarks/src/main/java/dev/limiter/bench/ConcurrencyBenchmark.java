@@ -2,20 +2,17 @@ package dev.limiter.bench;
 
 import dev.limiter.core.Bucket;
 import dev.limiter.core.LimitConfig;
-import dev.limiter.core.Outcome;
 import dev.limiter.core.RateLimitStrategy;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -37,23 +34,16 @@ public class ConcurrencyBenchmark {
     @Setup
     public void setUp() {
         algorithm = OurLimiters.strategy("concurrency");
-        config = OurLimiters.allowedConfig();
+        config = OurLimiters.allowedConfig(algorithm);
         bucket = algorithm.newBucket(config);
     }
 
     @Benchmark
-    public boolean acquireRelease(ThreadOut thread) {
+    public boolean acquireRelease(CallerThread thread) {
         boolean admitted = algorithm.check(bucket, config, thread.out);
         if (admitted) {
             algorithm.release(bucket, config);
         }
-        return admitted;
-    }
-
-    @TearDown(Level.Iteration)
-    public void stillOnTheAllowedPath() {
-        boolean admitted = algorithm.check(bucket, config, Outcome.newArray());
-        OurLimiters.requireAllowed(admitted, "concurrency");
-        algorithm.release(bucket, config);
+        return thread.expectAllowed(admitted);
     }
 }

@@ -22,12 +22,20 @@ final class OurLimiters {
         return strategy;
     }
 
-    static LimitConfig allowedConfig() {
-        return LimitConfig.of(SameLimits.ALLOWED_LIMIT, SameLimits.ALLOWED_WINDOW.toMillis());
+    /** The allowed-path limits for {@code strategy}, validated as a rule would be. */
+    static LimitConfig allowedConfig(RateLimitStrategy strategy) {
+        LimitConfig config = strategy.name().equals("sliding-window")
+                ? LimitConfig.of(SameLimits.SLIDING_ALLOWED_LIMIT, SameLimits.SLIDING_ALLOWED_WINDOW.toMillis())
+                : LimitConfig.of(SameLimits.ALLOWED_LIMIT, SameLimits.ALLOWED_WINDOW.toMillis());
+        strategy.validate(config);
+        return config;
     }
 
-    static LimitConfig exhaustedConfig() {
-        return LimitConfig.of(SameLimits.EXHAUSTED_LIMIT, SameLimits.EXHAUSTED_WINDOW.toMillis());
+    /** The rejected-path limits, validated as a rule would be. */
+    static LimitConfig exhaustedConfig(RateLimitStrategy strategy) {
+        LimitConfig config = LimitConfig.of(SameLimits.EXHAUSTED_LIMIT, SameLimits.EXHAUSTED_WINDOW.toMillis());
+        strategy.validate(config);
+        return config;
     }
 
     static void requireAllowed(boolean allowed, String what) {

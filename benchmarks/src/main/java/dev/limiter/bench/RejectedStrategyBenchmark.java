@@ -8,7 +8,6 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -16,7 +15,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -42,18 +40,13 @@ public class RejectedStrategyBenchmark {
     @Setup
     public void setUp() {
         algorithm = OurLimiters.strategy(strategy);
-        config = OurLimiters.exhaustedConfig();
+        config = OurLimiters.exhaustedConfig(algorithm);
         bucket = algorithm.newBucket(config);
         OurLimiters.requireAllowed(algorithm.check(bucket, config, Outcome.newArray()), strategy);
     }
 
     @Benchmark
-    public boolean check(ThreadOut thread) {
-        return algorithm.check(bucket, config, thread.out);
-    }
-
-    @TearDown(Level.Iteration)
-    public void stillOnTheRejectedPath() {
-        OurLimiters.requireRejected(algorithm.check(bucket, config, Outcome.newArray()), strategy);
+    public boolean check(CallerThread thread) {
+        return thread.expectRejected(algorithm.check(bucket, config, thread.out));
     }
 }

@@ -3,12 +3,10 @@ package dev.limiter.bench;
 import dev.limiter.core.Bucket;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
-import dev.limiter.core.Outcome;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -16,7 +14,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -42,17 +39,12 @@ public class StrategyBenchmark {
     @Setup
     public void setUp() {
         algorithm = OurLimiters.strategy(strategy);
-        config = OurLimiters.allowedConfig();
+        config = OurLimiters.allowedConfig(algorithm);
         bucket = algorithm.newBucket(config);
     }
 
     @Benchmark
-    public boolean check(ThreadOut thread) {
-        return algorithm.check(bucket, config, thread.out);
-    }
-
-    @TearDown(Level.Iteration)
-    public void stillOnTheAllowedPath() {
-        OurLimiters.requireAllowed(algorithm.check(bucket, config, Outcome.newArray()), strategy);
+    public boolean check(CallerThread thread) {
+        return thread.expectAllowed(algorithm.check(bucket, config, thread.out));
     }
 }

@@ -8,7 +8,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Our benchmarks measure what their names say for every strategy they are parameterised with: the allowed
- * benchmarks admit every call, the rejected ones reject every call, and the per-iteration guards agree. Also
+ * benchmarks admit every call, the rejected ones reject every call, and the per-thread tally agrees. Also
  * fails if a strategy name in a {@code @Param} list stops resolving.
  */
 class OursStayOnTheirPathTest {
@@ -21,11 +21,11 @@ class OursStayOnTheirPathTest {
         StrategyBenchmark benchmark = new StrategyBenchmark();
         benchmark.strategy = strategy;
         benchmark.setUp();
-        ThreadOut thread = new ThreadOut();
+        CallerThread thread = new CallerThread();
         for (int i = 0; i < CALLS; i++) {
             assertThat(benchmark.check(thread)).isTrue();
         }
-        benchmark.stillOnTheAllowedPath();
+        assertThat(thread.unexpected()).isZero();
     }
 
     @ParameterizedTest
@@ -34,21 +34,45 @@ class OursStayOnTheirPathTest {
         RejectedStrategyBenchmark benchmark = new RejectedStrategyBenchmark();
         benchmark.strategy = strategy;
         benchmark.setUp();
-        ThreadOut thread = new ThreadOut();
+        CallerThread thread = new CallerThread();
         for (int i = 0; i < CALLS; i++) {
             assertThat(benchmark.check(thread)).isFalse();
         }
-        benchmark.stillOnTheRejectedPath();
+        assertThat(thread.unexpected()).isZero();
     }
 
     @Test
     void concurrencyAcquireReleaseAdmitsEveryCallAndReturnsItsPermit() {
         ConcurrencyBenchmark benchmark = new ConcurrencyBenchmark();
         benchmark.setUp();
-        ThreadOut thread = new ThreadOut();
+        CallerThread thread = new CallerThread();
         for (int i = 0; i < CALLS; i++) {
             assertThat(benchmark.acquireRelease(thread)).isTrue();
         }
-        benchmark.stillOnTheAllowedPath();
+        assertThat(thread.unexpected()).isZero();
+    }
+
+    @Test
+    void keyedLimiterAdmitsEveryCallOnTheExistingKey() {
+        KeyedLimiterBenchmark benchmark = new KeyedLimiterBenchmark();
+        benchmark.setUp();
+        CallerThread thread = new CallerThread();
+        for (int i = 0; i < CALLS; i++) {
+            assertThat(benchmark.tryAcquireExistingKey(thread)).isTrue();
+        }
+        assertThat(thread.unexpected()).isZero();
+    }
+
+    @Test
+    void facadeAdmitsEveryCallInAllThreeForms() {
+        GuardBenchmark benchmark = new GuardBenchmark();
+        benchmark.setUp();
+        CallerThread thread = new CallerThread();
+        for (int i = 0; i < CALLS; i++) {
+            assertThat(benchmark.limitTryAcquire(thread)).isTrue();
+            assertThat(benchmark.limitTryAcquireThreadLocalOut(thread)).isTrue();
+            assertThat(benchmark.lookUpByNameThenTryAcquire(thread)).isTrue();
+        }
+        assertThat(thread.unexpected()).isZero();
     }
 }

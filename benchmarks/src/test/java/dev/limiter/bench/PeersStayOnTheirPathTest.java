@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The peer benchmarks measure what their names say: the allowed states admit, the exhausted states reject, and
- * the per-iteration guards pass. Calls the benchmark methods directly, as JMH's generated code does.
+ * the per-thread tally agrees. Calls the benchmark methods directly, as JMH's generated code does.
  */
 class PeersStayOnTheirPathTest {
 
@@ -19,12 +19,12 @@ class PeersStayOnTheirPathTest {
         allowed.setUp();
         Bucket4jBenchmark.Exhausted exhausted = new Bucket4jBenchmark.Exhausted();
         exhausted.setUp();
+        CallerThread thread = new CallerThread();
         for (int i = 0; i < CALLS; i++) {
-            assertThat(benchmark.tryConsume(allowed)).isTrue();
-            assertThat(benchmark.tryConsumeRejected(exhausted)).isFalse();
+            assertThat(benchmark.tryConsume(allowed, thread)).isTrue();
+            assertThat(benchmark.tryConsumeRejected(exhausted, thread)).isFalse();
         }
-        allowed.stillOnTheAllowedPath();
-        exhausted.stillOnTheRejectedPath();
+        assertThat(thread.unexpected()).isZero();
     }
 
     @Test
@@ -34,12 +34,12 @@ class PeersStayOnTheirPathTest {
         allowed.setUp();
         Resilience4jBenchmark.Exhausted exhausted = new Resilience4jBenchmark.Exhausted();
         exhausted.setUp();
+        CallerThread thread = new CallerThread();
         for (int i = 0; i < CALLS; i++) {
-            assertThat(benchmark.acquirePermission(allowed)).isTrue();
-            assertThat(benchmark.acquirePermissionRejected(exhausted)).isFalse();
+            assertThat(benchmark.acquirePermission(allowed, thread)).isTrue();
+            assertThat(benchmark.acquirePermissionRejected(exhausted, thread)).isFalse();
         }
-        allowed.stillOnTheAllowedPath();
-        exhausted.stillOnTheRejectedPath();
+        assertThat(thread.unexpected()).isZero();
     }
 
     @Test
@@ -49,11 +49,11 @@ class PeersStayOnTheirPathTest {
         allowed.setUp();
         GuavaBenchmark.Exhausted exhausted = new GuavaBenchmark.Exhausted();
         exhausted.setUp();
+        CallerThread thread = new CallerThread();
         for (int i = 0; i < CALLS; i++) {
-            assertThat(benchmark.tryAcquire(allowed)).isTrue();
-            assertThat(benchmark.tryAcquireRejected(exhausted)).isFalse();
+            assertThat(benchmark.tryAcquire(allowed, thread)).isTrue();
+            assertThat(benchmark.tryAcquireRejected(exhausted, thread)).isFalse();
         }
-        allowed.stillOnTheAllowedPath();
-        exhausted.stillOnTheRejectedPath();
+        assertThat(thread.unexpected()).isZero();
     }
 }
