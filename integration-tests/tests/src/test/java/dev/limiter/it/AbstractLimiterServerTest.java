@@ -20,7 +20,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -74,7 +77,7 @@ abstract class AbstractLimiterServerTest {
 
     @Test
     void startupBannerNamesTheRulesFileAndTheRuleCount() {
-        server.awaitOutput("limiter \\S+ started: rules \\S*rules\\.yml, 10 rules", Duration.ofSeconds(10));
+        server.awaitOutput("limiter \\S+ started: rules \\S*rules\\.yml, 13 rules", Duration.ofSeconds(10));
     }
 
     @Test
@@ -142,25 +145,44 @@ abstract class AbstractLimiterServerTest {
     @Test
     void concurrencyRejectsExactlyTheExcessAndPermitsComeBack() {
         // limit 2, five parallel requests held open at a gate: exactly two get in, three are rejected at once
-        List<CompletableFuture<HttpResponse<String>>> first = parallel(5, "/reports/hold?gate=c1");
-        await("2 requests at gate c1, 3 rejected").atMost(RELOAD_TIMEOUT).pollInterval(POLL)
-                .until(() -> http.number("/app/gate?name=c1") == 2 && completed(first).size() == 3);
-        for (HttpResponse<String> rejected : completed(first)) {
-            assertRejected(rejected, "reports", Long.MAX_VALUE);
-        }
-        assertThat(http.number("/app/gate?name=c1")).isEqualTo(2);
-        http.get("/app/release?name=c1");
-        assertThat(statuses(first)).containsExactlyInAnyOrder(200, 200, 429, 429, 429);
-
+        assertConcurrencyLimit("/reports/hold", "reports", "c1", 5, 2);
         // permits came back: two more are admitted together
-        admitTwoAtGate("c2");
+        assertConcurrencyLimit("/reports/hold", "reports", "c2", 2, 2);
 
         // a servlet that throws releases its permit too: five failures in a row, none rejected
         for (int i = 0; i < 5; i++) {
             HttpResponse<String> failed = http.get("/reports/boom?ms=0&fail=true");
             assertThat(failed.statusCode()).as("failing request %d: %s", i + 1, describe(failed)).isEqualTo(500);
         }
-        admitTwoAtGate("c3");
+        assertConcurrencyLimit("/reports/hold", "reports", "c3", 2, 2);
+    }
+
+    @Test
+    void concurrencyHoldsPermitsUntilAnAsyncRequestEnds() {
+        // the first dispatch returns at once (startAsync); the request ends when the gate opens
+        assertConcurrencyLimit("/async/held", "async-held", "a1", 5, 2);
+        assertConcurrencyLimit("/async/held", "async-held", "a2", 2, 2);
+    }
+
+    @Test
+    void anAsyncDispatchIsNotCountedAgain() {
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> response = http.get("/async/once?dispatch=true&ms=0");
+            assertThat(response.statusCode()).as("request %d of 3: %s", i + 1, describe(response)).isEqualTo(200);
+            assertThat(response.body()).isEqualTo("async dispatched");
+        }
+        assertRejected(http.get("/async/once?dispatch=true&ms=0"), "async-once", 3600);
+    }
+
+    @Test
+    void anErrorDispatchIsNotCountedAgain() {
+        // /boom throws; the container dispatches to the error page /error, which the same rule matches
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> response = http.get("/boom");
+            assertThat(response.statusCode()).as("request %d of 3: %s", i + 1, describe(response)).isEqualTo(500);
+            assertThat(response.body()).as(describe(response)).startsWith("error page");
+        }
+        assertRejected(http.get("/boom"), "error-once", 3600);
     }
 
     @Test
@@ -259,6 +281,26 @@ abstract class AbstractLimiterServerTest {
             assertThat(policy(rejected)).isEqualTo("\"startup\";q=2;w=3600");
             assertThat(rejected.headers().firstValue("X-RateLimit-Limit")).as("legacy headers are off by default")
                     .isEmpty();
+
+            // the response section reloads too: status, body, content type and header style
+            awaitVersion(api, startup, StartupRules::customResponse, "legacy");
+            HttpResponse<String> legacy = api.get("/api/items/startup");
+            assertThat(legacy.statusCode()).as(describe(legacy)).isEqualTo(503);
+            assertThat(legacy.body()).isEqualTo("slow down: startup");
+            assertThat(legacy.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("text/plain"));
+            assertThat(retryAfter(legacy)).isBetween(1L, 3600L);
+            assertThat(number(legacy, "X-RateLimit-Limit")).isEqualTo(2);
+            assertThat(number(legacy, "X-RateLimit-Remaining")).isZero();
+            assertThat(legacy.headers().firstValue("RateLimit")).as("no draft headers with headers: legacy").isEmpty();
+
+            awaitVersion(api, startup, StartupRules::customResponse, "none");
+            HttpResponse<String> none = api.get("/api/items/startup");
+            assertThat(none.statusCode()).as(describe(none)).isEqualTo(503);
+            assertThat(retryAfter(none)).as("Retry-After belongs to every rejection").isBetween(1L, 3600L);
+            assertThat(none.headers().map().keySet()).as(describe(none))
+                    .noneMatch(name -> name.toLowerCase(Locale.ROOT).startsWith("ratelimit")
+                            || name.toLowerCase(Locale.ROOT).startsWith("x-ratelimit"));
             unprotected.close();
         } finally {
             startup.delete();
@@ -296,13 +338,42 @@ abstract class AbstractLimiterServerTest {
         current = next;
     }
 
-    private void admitTwoAtGate(String gate) {
-        List<CompletableFuture<HttpResponse<String>>> pair = parallel(2, "/reports/hold?gate=" + gate);
-        await("2 requests admitted to gate " + gate).atMost(RELOAD_TIMEOUT).pollInterval(POLL)
-                .until(() -> http.number("/app/gate?name=" + gate) == 2 || !completed(pair).isEmpty());
-        assertThat(completed(pair)).as("requests finished before their gate opened (rejected?)").isEmpty();
-        http.get("/app/release?name=" + gate);
-        assertThat(statuses(pair)).containsExactly(200, 200);
+    /** Writes the next version made by {@code render(version, arg)} and waits until its marker rule rejects. */
+    private static void awaitVersion(HttpApi api, RulesFile file, BiFunction<Integer, String, String> render,
+            String arg) {
+        int version = file.nextVersion();
+        file.write(render.apply(version, arg));
+        await("rules version " + version + " is live").atMost(RELOAD_TIMEOUT).pollInterval(POLL)
+                .until(() -> api.status(ScenarioRules.markerPath(version)) != 200);
+    }
+
+    /**
+     * Sends {@code parallel} requests to {@code path?gate=NAME} at once: exactly {@code limit} must reach the gate
+     * (admitted, held open) and the rest must be rejected at once; then opens the gate and expects the admitted
+     * ones to finish with 200. Every request either reaches the gate or completes, so the wait ends as soon as
+     * all are accounted for, and one admission too many shows at once.
+     */
+    private void assertConcurrencyLimit(String path, String rule, String gate, int parallel, int limit) {
+        List<CompletableFuture<HttpResponse<String>>> responses = parallel(parallel, path + "?gate=" + gate);
+        String arrivals = "/app/gate?name=" + gate;
+        try {
+            await(parallel + " requests to " + path + " admitted or rejected").atMost(RELOAD_TIMEOUT)
+                    .pollInterval(POLL)
+                    .until(() -> http.number(arrivals) > limit
+                            || http.number(arrivals) + completed(responses).size() == parallel);
+            assertThat(http.number(arrivals)).as("requests admitted at once, concurrency limit %d", limit)
+                    .isEqualTo(limit);
+            for (HttpResponse<String> rejected : completed(responses)) {
+                assertRejected(rejected, rule, Long.MAX_VALUE);
+            }
+        } finally {
+            http.get("/app/release?name=" + gate);
+        }
+        List<Integer> expected = new ArrayList<>();
+        for (int i = 0; i < parallel; i++) {
+            expected.add(i < limit ? 200 : 429);
+        }
+        assertThat(statuses(responses)).containsExactlyInAnyOrderElementsOf(expected);
     }
 
     private List<CompletableFuture<HttpResponse<String>>> parallel(int n, String path) {
@@ -326,7 +397,7 @@ abstract class AbstractLimiterServerTest {
     private static List<Integer> statuses(List<CompletableFuture<HttpResponse<String>>> responses) {
         List<Integer> statuses = new ArrayList<>();
         for (CompletableFuture<HttpResponse<String>> response : responses) {
-            statuses.add(response.orTimeout(90, java.util.concurrent.TimeUnit.SECONDS).join().statusCode());
+            statuses.add(response.orTimeout(90, TimeUnit.SECONDS).join().statusCode());
         }
         return statuses;
     }

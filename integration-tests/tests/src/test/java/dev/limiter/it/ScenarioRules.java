@@ -86,6 +86,18 @@ record ScenarioRules(String trustedProxies, int reloadLimit, int keepLimit, Stri
                     key: ip
                     limit: 2
                     window: 1h
+                  - id: error-once
+                    match: { http: { paths: [/boom, /error] } }
+                    limit: 3
+                    window: 1h
+                  - id: async-once
+                    match: { http: { path: /async/once } }
+                    limit: 3
+                    window: 1h
+                  - id: async-held
+                    match: { http: { path: /async/held } }
+                    strategy: concurrency
+                    limit: 2
                   - id: reload
                     match: { http: { path: /api/items/reload } }
                     limit: %d

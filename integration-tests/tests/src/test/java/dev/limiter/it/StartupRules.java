@@ -2,7 +2,8 @@ package dev.limiter.it;
 
 /**
  * The rules files of the start-up scenarios, which need JVMs of their own: an invalid one (its error on
- * {@link #INVALID_LINE}) and the fixed one with a marker rule, both with the default response section.
+ * {@link #INVALID_LINE}), the fixed one with the default response section, and later versions that change only
+ * the response section (the {@code startup} rule and its spent budget survive those reloads).
  */
 final class StartupRules {
 
@@ -36,5 +37,17 @@ final class StartupRules {
                     limit: 2
                     window: 1h
                 """.formatted(version, ScenarioRules.markerPath(version));
+    }
+
+    /** Status 503, {@code text/plain} body {@code slow down: <rule>}, the given header style. */
+    static String customResponse(int version, String headers) {
+        return """
+                version: 1
+                response:
+                  status: 503
+                  content-type: text/plain
+                  body: 'slow down: ${rule}'
+                  headers: %s
+                """.formatted(headers) + valid(version).substring("version: 1\n".length());
     }
 }

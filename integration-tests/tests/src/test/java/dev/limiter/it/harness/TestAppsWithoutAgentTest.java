@@ -41,7 +41,11 @@ class TestAppsWithoutAgentTest {
         assertThat(http.number("/app/filter-count")).as("the app filter runs once per request, not per forward")
                 .isEqualTo(filterRuns + 2);
 
-        assertThat(http.status("/boom")).isEqualTo(500);
+        HttpResponse<String> boom = http.get("/boom");
+        assertThat(boom.statusCode()).isEqualTo(500);
+        assertThat(boom.body()).as("the app's error page").isEqualTo("error page 500");
+        assertThat(http.get("/async/once?dispatch=true&ms=5").body()).isEqualTo("async dispatched");
+        assertThat(http.get("/async/x?ms=5").body()).isEqualTo("async done");
         assertThat(http.status("/slow?ms=5")).isEqualTo(200);
         assertThat(http.status("/reports/daily?ms=5")).isEqualTo(200);
         assertThat(http.status("/reports/daily?ms=0&fail=true")).isEqualTo(500);
@@ -53,7 +57,7 @@ class TestAppsWithoutAgentTest {
         http.get("/app/release?name=g");
         assertThat(held.join().statusCode()).isEqualTo(200);
         assertThat(held2.join().body()).isEqualTo("done");
-        assertThat(http.number("/app/filter-count")).as("/app/ controls are not counted").isEqualTo(filterRuns + 8);
+        assertThat(http.number("/app/filter-count")).as("/app/ controls are not counted").isEqualTo(filterRuns + 10);
 
         server.close();
         assertThat(server.isAlive()).isFalse();

@@ -24,7 +24,7 @@ public final class SlowServlet extends HttpServlet {
                 return;
             }
         } else {
-            sleep(Long.parseLong(param(request, "ms", "500")));
+            Pause.millis(Long.parseLong(param(request, "ms", "500")));
         }
         if (Boolean.parseBoolean(request.getParameter("fail"))) {
             throw new IllegalStateException("slow endpoint failed on purpose");
@@ -35,13 +35,5 @@ public final class SlowServlet extends HttpServlet {
     private static String param(HttpServletRequest request, String name, String fallback) {
         String value = request.getParameter(name);
         return value == null ? fallback : value;
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

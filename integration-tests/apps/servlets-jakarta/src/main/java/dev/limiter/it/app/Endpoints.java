@@ -9,12 +9,15 @@ import jakarta.servlet.Servlet;
  */
 public final class Endpoints {
 
-    /** How a server registers a servlet or a filter. */
+    /** How a server registers a servlet, a filter or an error page. Servlets and filters support async. */
     public interface Registry {
         void servlet(String name, Servlet servlet, String... mappings);
 
         /** A filter for REQUEST dispatches only (the servlet default), on the given mapping. */
         void filter(String name, Filter filter, String mapping);
+
+        /** The page an error {@code status} (and an uncaught exception) is dispatched to. */
+        void errorPage(int status, String location);
     }
 
     private Endpoints() {
@@ -26,6 +29,9 @@ public final class Endpoints {
         registry.servlet("slow", new SlowServlet(), "/slow", "/reports/*");
         registry.servlet("forward", new ForwardServlet(), "/forward");
         registry.servlet("boom", new BoomServlet(), "/boom");
+        registry.servlet("async", new AsyncServlet(), "/async/*");
+        registry.servlet("error", new ErrorPageServlet(), "/error");
+        registry.errorPage(500, "/error");
         registry.servlet("control", new ControlServlet(), "/app/*");
     }
 }

@@ -5,6 +5,7 @@ import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.Servlet;
 import java.util.EnumSet;
+import org.eclipse.jetty.ee10.servlet.ErrorPageErrorHandler;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
@@ -28,10 +29,14 @@ public final class Jetty12App {
         connector.setPort(port);
         server.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler("/");
+        ErrorPageErrorHandler errors = new ErrorPageErrorHandler();
+        context.setErrorHandler(errors);
         Endpoints.registerAll(new Endpoints.Registry() {
             @Override
             public void servlet(String name, Servlet servlet, String... mappings) {
-                context.getServletHandler().addServlet(new ServletHolder(name, servlet));
+                ServletHolder holder = new ServletHolder(name, servlet);
+                holder.setAsyncSupported(true);
+                context.getServletHandler().addServlet(holder);
                 ServletMapping mapping = new ServletMapping();
                 mapping.setServletName(name);
                 mapping.setPathSpecs(mappings);
@@ -42,7 +47,13 @@ public final class Jetty12App {
             public void filter(String name, Filter filter, String mapping) {
                 FilterHolder holder = new FilterHolder(filter);
                 holder.setName(name);
+                holder.setAsyncSupported(true);
                 context.addFilter(holder, mapping, EnumSet.of(DispatcherType.REQUEST));
+            }
+
+            @Override
+            public void errorPage(int status, String location) {
+                errors.addErrorPage(status, location);
             }
         });
         server.setHandler(context);

@@ -5,6 +5,7 @@ import javax.servlet.DispatcherType;
 import javax.servlet.Filter;
 import javax.servlet.Servlet;
 import java.util.EnumSet;
+import org.eclipse.jetty.servlet.ErrorPageErrorHandler;
 import org.eclipse.jetty.servlet.FilterHolder;
 import org.eclipse.jetty.servlet.ServletContextHandler;
 import org.eclipse.jetty.servlet.ServletHolder;
@@ -29,10 +30,14 @@ public final class Jetty9App {
         server.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
+        ErrorPageErrorHandler errors = new ErrorPageErrorHandler();
+        context.setErrorHandler(errors);
         Endpoints.registerAll(new Endpoints.Registry() {
             @Override
             public void servlet(String name, Servlet servlet, String... mappings) {
-                context.getServletHandler().addServlet(new ServletHolder(name, servlet));
+                ServletHolder holder = new ServletHolder(name, servlet);
+                holder.setAsyncSupported(true);
+                context.getServletHandler().addServlet(holder);
                 ServletMapping mapping = new ServletMapping();
                 mapping.setServletName(name);
                 mapping.setPathSpecs(mappings);
@@ -43,7 +48,13 @@ public final class Jetty9App {
             public void filter(String name, Filter filter, String mapping) {
                 FilterHolder holder = new FilterHolder(filter);
                 holder.setName(name);
+                holder.setAsyncSupported(true);
                 context.addFilter(holder, mapping, EnumSet.of(DispatcherType.REQUEST));
+            }
+
+            @Override
+            public void errorPage(int status, String location) {
+                errors.addErrorPage(status, location);
             }
         });
         server.setHandler(context);

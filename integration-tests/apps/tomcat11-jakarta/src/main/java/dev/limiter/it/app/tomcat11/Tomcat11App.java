@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import org.apache.catalina.Context;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.tomcat.util.descriptor.web.ErrorPage;
 import org.apache.tomcat.util.descriptor.web.FilterDef;
 import org.apache.tomcat.util.descriptor.web.FilterMap;
 
@@ -31,7 +32,7 @@ public final class Tomcat11App {
         Endpoints.registerAll(new Endpoints.Registry() {
             @Override
             public void servlet(String name, Servlet servlet, String... mappings) {
-                Tomcat.addServlet(context, name, servlet);
+                Tomcat.addServlet(context, name, servlet).setAsyncSupported(true);
                 for (String mapping : mappings) {
                     context.addServletMappingDecoded(mapping, name);
                 }
@@ -42,11 +43,20 @@ public final class Tomcat11App {
                 FilterDef def = new FilterDef();
                 def.setFilterName(name);
                 def.setFilter(filter);
+                def.setAsyncSupported("true");
                 context.addFilterDef(def);
                 FilterMap map = new FilterMap();
                 map.setFilterName(name);
                 map.addURLPatternDecoded(mapping);
                 context.addFilterMap(map);
+            }
+
+            @Override
+            public void errorPage(int status, String location) {
+                ErrorPage page = new ErrorPage();
+                page.setErrorCode(status);
+                page.setLocation(location);
+                context.addErrorPage(page);
             }
         });
         tomcat.start();
