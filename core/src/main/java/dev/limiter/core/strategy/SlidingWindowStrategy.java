@@ -21,6 +21,9 @@ import dev.limiter.core.RateLimitStrategy;
  * use a token bucket for larger limits. The 22-bit index wraps after 2^22 windows: a key idle for an exact
  * multiple of that (70 minutes with 1 ms windows, 48 days with 1 s windows) would see its old counts once.
  *
+ * <p>Slot 1 is only a hint, the full index of the window last rolled to, used to skip the 64-bit division
+ * {@code now / windowMillis} when it verifies (see {@link FixedWindowStrategy}).
+ *
  * <p>Exact under contention: each admission is one CAS from a state whose estimate admits it, so never more
  * than {@code limit} are admitted per the estimate, however many threads race.
  *
@@ -61,7 +64,7 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
     @Override
     public Bucket newBucket(LimitConfig config) {
         long window = Math.floorDiv(config.clock().millis(), config.windowMillis());
-        return new Bucket(window << INDEX_SHIFT, 0);
+        return new Bucket(window << INDEX_SHIFT, window);
     }
 
     @Override
@@ -69,7 +72,7 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
         long now = config.clock().millis();
         long windowMillis = config.windowMillis();
         long limit = Math.min(config.limit(), MAX_LIMIT);
-        long nowWindow = Math.floorDiv(now, windowMillis);
+        long nowWindow = FixedWindowStrategy.windowOf(bucket, now, windowMillis);
         for (;;) {
             long state = bucket.slot0();
             long ahead = ((state >>> INDEX_SHIFT) - nowWindow) << INDEX_SHIFT >> INDEX_SHIFT;
@@ -95,7 +98,10 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
             if (current < limit && weighted <= (limit - current - 1) * windowMillis) {
                 long next = (window << INDEX_SHIFT) | (previous << COUNT_BITS) | (current + 1);
                 if (bucket.casSlot0(state, next)) {
-                    long remaining = limit - current - 1 - ceilDiv(weighted, windowMillis);
+                    if (current == 0) {
+                        bucket.setSlot1(window); // rolled (or first use): refresh the hint
+                    }
+                    long remaining = limit - current - 1 - (weighted == 0 ? 0 : ceilDiv(weighted, windowMillis));
                     return Outcome.allow(out, remaining, start + 2 * windowMillis, limit);
                 }
             } else {
@@ -123,7 +129,7 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
         long now = config.clock().millis();
         long windowMillis = config.windowMillis();
         long limit = Math.min(config.limit(), MAX_LIMIT);
-        long nowWindow = Math.floorDiv(now, windowMillis);
+        long nowWindow = FixedWindowStrategy.windowOf(bucket, now, windowMillis);
         long state = bucket.slot0();
         long ahead = ((state >>> INDEX_SHIFT) - nowWindow) << INDEX_SHIFT >> INDEX_SHIFT;
         long window = nowWindow;
@@ -150,7 +156,7 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
 
     @Override
     public boolean isIdle(Bucket bucket, LimitConfig config) {
-        long nowWindow = Math.floorDiv(config.clock().millis(), config.windowMillis());
+        long nowWindow = FixedWindowStrategy.windowOf(bucket, config.clock().millis(), config.windowMillis());
         long state = bucket.slot0();
         long ahead = ((state >>> INDEX_SHIFT) - nowWindow) << INDEX_SHIFT >> INDEX_SHIFT;
         if (ahead == 0 || ahead == 1) {

@@ -129,6 +129,27 @@ class FixedWindowStrategyTest {
     }
 
     @Test
+    void theWindowHintIsOnlyAHint() {
+        LimitConfig config = LimitConfig.of(2, 1000).withClock(clock);
+        Bucket bucket = strategy.newBucket(config);
+        long[] hints = {0, -1, Long.MAX_VALUE, Long.MIN_VALUE, START / 1000 - 1, START / 1000 + 1,
+            START / 1000 * 4_000_000_000L, 1L << 62};
+        for (long hint : hints) {
+            bucket.setSlot1(hint);
+            assertThat(FixedWindowStrategy.windowOf(bucket, START + 5, 1000)).as("hint %d", hint)
+                    .isEqualTo(START / 1000);
+            assertThat(FixedWindowStrategy.windowOf(bucket, START + 5, 4_000_000_000L)).as("hint %d", hint)
+                    .isEqualTo((START + 5) / 4_000_000_000L);
+        }
+        bucket.setSlot1(12345);
+        assertThat(drain(bucket, config)).isEqualTo(2);
+        assertThat(bucket.slot1()).as("refreshed on the roll").isEqualTo(START / 1000);
+        clock.advance(1000);
+        assertThat(drain(bucket, config)).isEqualTo(2);
+        assertThat(bucket.slot1()).isEqualTo(START / 1000 + 1);
+    }
+
+    @Test
     void idleMeansNothingCountedInTheCurrentWindow() {
         LimitConfig config = LimitConfig.of(3, 1000).withClock(clock);
         Bucket bucket = strategy.newBucket(config);
