@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * The demo's load driver: runs the {@link Scenarios} against the demo service for a fixed time and prints, every
  * two seconds, the per-rule counters read over JMX from the service's pid, then a summary.
  *
- * <p>{@code --port P --pid PID [--rules examples/rules.yml] [--seconds 24]}. The driver is a separate JVM
+ * <p>{@code --port P --pid PID [--rules examples/rules.yml] [--seconds 24] [--redraw true]}; with
+ * {@code --redraw} (the launcher passes it when stdout is a terminal) each table replaces the previous one. The driver is a separate JVM
  * without the agent: it only sends HTTP and reads MBeans, as an operator would. When the service has no limiter
  * MBeans (an agent without JMX, or attach refused), the table falls back to what the driver observed itself
  * and its title says so.
@@ -42,21 +43,22 @@ public final class LoadDriver {
         long pid = -1;
         Path rulesFile = Path.of("examples/rules.yml");
         int seconds = 24;
+        boolean redraw = false;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(args[i + 1]);
                 case "--pid" -> pid = Long.parseLong(args[i + 1]);
                 case "--rules" -> rulesFile = Path.of(args[i + 1]);
                 case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
+                case "--redraw" -> redraw = Boolean.parseBoolean(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (known: --port, --pid, --rules, --seconds)");
+                        + " (known: --port, --pid, --rules, --seconds, --redraw)");
             }
         }
         if (port <= 0) {
             throw new IllegalArgumentException("--port is required");
         }
-        boolean console = System.console() != null && System.getenv("NO_COLOR") == null;
-        new LoadDriver(System.out, console).run(port, pid, RuleSetLoader.load(rulesFile, RuleSet.empty()), seconds);
+        new LoadDriver(System.out, redraw).run(port, pid, RuleSetLoader.load(rulesFile, RuleSet.empty()), seconds);
     }
 
     private void run(int port, long pid, RuleSet rules, int seconds) throws Exception {
@@ -100,6 +102,10 @@ public final class LoadDriver {
         try {
             for (long next = start + REFRESH_NANOS; ; next += REFRESH_NANOS) {
                 boolean done = pool.awaitTermination(Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (!done && next >= deadline) {
+                    // traffic is over: wait for the last answers, then draw the final table once
+                    done = pool.awaitTermination(15, TimeUnit.SECONDS);
+                }
                 if (jmx != null) {
                     try {
                         rows = jmx.read();
@@ -113,7 +119,7 @@ public final class LoadDriver {
                 if (done) {
                     break;
                 }
-                if (System.nanoTime() > deadline + TimeUnit.SECONDS.toNanos(15)) {
+                if (next >= deadline) {
                     out.println("some requests did not finish in time; giving up on them");
                     break;
                 }

@@ -16,7 +16,7 @@ final class RuleTable {
 
     /** Rows from JMX: the limiter's own counters. */
     static TextTable fromJmx(RuleSet rules, List<RuleRow> rows) {
-        TextTable table = new TextTable(5, "rule", "strategy", "key", "mode", "limit", "allowed", "rejected",
+        TextTable table = new TextTable("lllllrrrr", "rule", "strategy", "key", "mode", "limit", "allowed", "rejected",
                 "would-reject", "active keys");
         for (Rule rule : rules.rules()) {
             RuleRow row = find(rows, rule.id());
@@ -31,7 +31,7 @@ final class RuleTable {
 
     /** Rows from the driver's own observations: matched requests, their 2xx, and the 429s naming the rule. */
     static TextTable fromObservations(RuleSet rules, ObservedRules observed) {
-        TextTable table = new TextTable(5, "rule", "strategy", "key", "mode", "limit", "matched", "2xx",
+        TextTable table = new TextTable("lllllrrr", "rule", "strategy", "key", "mode", "limit", "matched", "2xx",
                 "429 by rule");
         for (Rule rule : rules.rules()) {
             ObservedRules.Counts counts = observed.counts(rule.id());

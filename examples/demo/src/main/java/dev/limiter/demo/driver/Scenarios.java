@@ -40,7 +40,7 @@ final class Scenarios {
                         n -> new DemoRequest("/rest/catalog/42", XFF, "203.0.113.60")),
                 new Scenario("catalog (JAX-RS), sku 7", "2/s on another item: all allowed", 1, 2,
                         n -> new DemoRequest("/rest/catalog/7", XFF, "203.0.113.61")),
-                new Scenario("report (slow), 6 in parallel", "0.4 s each, 3 at once: about half get 429", 6, 0,
+                new Scenario("report (slow), 6 clients", "2/s each, 0.4 s per report, 3 at once: some 429", 6, 2,
                         n -> new DemoRequest("/api/report", XFF, "203.0.113.70")),
                 new Scenario("user pages, /api/users/17/profile", "8/s against 8 per 2s: ~4/s allowed", 1, 8,
                         n -> new DemoRequest("/api/users/17/profile", XFF, "203.0.113.80")),

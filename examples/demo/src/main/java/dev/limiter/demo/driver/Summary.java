@@ -17,7 +17,7 @@ final class Summary {
             long pid) {
         List<String> lines = new ArrayList<>();
         long sent = 0;
-        TextTable table = new TextTable(1, "client", "sent", "allowed", "allowed/s", "429", "failed",
+        TextTable table = new TextTable("lrrrrrl", "client", "sent", "allowed", "allowed/s", "429", "failed",
                 "what the rules should do");
         for (Tally tally : tallies) {
             long ok = tally.ok.sum();
@@ -34,8 +34,8 @@ final class Summary {
         lines.add("  on the same endpoints at the same time, were not affected: limits are per key.");
         lines.add("- The spoofer wrote a new X-Forwarded-For address on every request and was still limited as one");
         lines.add("  client: only the address the trusted proxy appended counts (client-ip in the rules file).");
-        lines.add("- The slow report is limited by requests in flight, not per second: the 4th parallel call is");
-        lines.add("  rejected at once instead of queueing behind the other three.");
+        lines.add("- The slow report is limited by requests in flight, not per second: a 4th call while three run");
+        lines.add("  is rejected at once instead of queueing behind them.");
         for (Rule rule : rules.rules()) {
             if (rule.mode() == Mode.DRY_RUN) {
                 RuleRow row = find(jmxRows, rule.id());

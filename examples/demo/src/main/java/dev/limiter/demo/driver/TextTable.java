@@ -3,16 +3,19 @@ package dev.limiter.demo.driver;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A plain-text table: the first {@code textColumns} columns left-aligned, the counters right-aligned. */
+/** A plain-text table: text columns left-aligned, counters right-aligned ({@code alignment}: one l or r each). */
 final class TextTable {
 
     private final String[] header;
-    private final int textColumns;
+    private final String alignment;
     private final List<String[]> rows = new ArrayList<>();
 
-    TextTable(int textColumns, String... header) {
+    TextTable(String alignment, String... header) {
+        if (alignment.length() != header.length) {
+            throw new IllegalArgumentException("one alignment per column");
+        }
         this.header = header;
-        this.textColumns = textColumns;
+        this.alignment = alignment;
     }
 
     void add(String... row) {
@@ -45,7 +48,7 @@ final class TextTable {
         StringBuilder line = new StringBuilder();
         for (int c = 0; c < cells.length; c++) {
             String pad = " ".repeat(widths[c] - cells[c].length());
-            line.append(c == 0 ? "" : "  ").append(c < textColumns ? cells[c] + pad : pad + cells[c]);
+            line.append(c == 0 ? "" : "  ").append(alignment.charAt(c) == 'l' ? cells[c] + pad : pad + cells[c]);
         }
         return line.toString().stripTrailing();
     }

@@ -3,9 +3,12 @@ package dev.limiter.demo.service;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.catalina.Context;
+import org.apache.catalina.Wrapper;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
+import org.glassfish.jersey.CommonProperties;
 import org.glassfish.jersey.server.ResourceConfig;
+import org.glassfish.jersey.server.ServerProperties;
 import org.glassfish.jersey.servlet.ServletContainer;
 
 /**
@@ -50,10 +53,21 @@ public final class DemoServer {
         for (Endpoint endpoint : Endpoint.values()) {
             Tomcat.addServlet(context, endpoint.name(), new EndpointServlet(endpoint)).addMapping(endpoint.mapping());
         }
-        Tomcat.addServlet(context, "jersey", new ServletContainer(new ResourceConfig(CatalogResource.class)))
-                .addMapping("/rest/*");
+        // Jersey starts with the server, not on the first request: its start-up takes seconds on a busy machine
+        Wrapper jersey = Tomcat.addServlet(context, "jersey",
+                new ServletContainer(jerseyConfig()));
+        jersey.setLoadOnStartup(1);
+        jersey.addMapping("/rest/*");
         tomcat.start();
         return new DemoServer(tomcat, connector);
+    }
+
+    /** Only our resource: no provider discovery, no WADL (each costs start-up time and log noise). */
+    private static ResourceConfig jerseyConfig() {
+        return new ResourceConfig(CatalogResource.class)
+                .property(CommonProperties.FEATURE_AUTO_DISCOVERY_DISABLE, true)
+                .property(CommonProperties.METAINF_SERVICES_LOOKUP_DISABLE, true)
+                .property(ServerProperties.WADL_FEATURE_DISABLE, true);
     }
 
     /** The port requests are accepted on. */
