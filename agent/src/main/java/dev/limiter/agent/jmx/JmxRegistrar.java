@@ -80,9 +80,10 @@ public final class JmxRegistrar implements ReloadListener, AutoCloseable {
             RuleStats stats = rule.stats();
             RuleStats before = registered.get(id);
             if (before == null) {
-                RejectedKeys.track(stats);
-                register(id);
-                registered.put(id, stats);
+                if (register(id)) {
+                    RejectedKeys.track(stats);
+                    registered.put(id, stats);
+                }
             } else if (before != stats) {
                 // same id, new state (e.g. the strategy changed): new counters, new summary
                 RejectedKeys.untrack(before);
@@ -100,11 +101,13 @@ public final class JmxRegistrar implements ReloadListener, AutoCloseable {
         }
     }
 
-    private void register(String id) {
+    /** False if the server refused the name (taken by someone else): the next sync tries again. */
+    private boolean register(String id) {
         try {
             server.registerMBean(new RuleControl(holder, id), ObjectNames.rule(id));
+            return true;
         } catch (JMException e) {
-            throw new IllegalStateException("cannot register the MBean of rule '" + id + "'", e);
+            return false;
         }
     }
 

@@ -323,6 +323,32 @@ class JmxRegistrarTest {
     }
 
     @Test
+    void aRuleWhoseNameIsTakenIsSkippedAndRegisteredOnALaterReload() throws Exception {
+        ObjectName taken = ObjectNames.rule("taken");
+        server.registerMBean(new RuleControl(holder, "squatter"), taken);
+        try {
+            rewrite(RULES + """
+                      - id: taken
+                        match: { http: { path: /taken } }
+                        limit: 1
+                        window: 1h
+                      - id: free
+                        match: { http: { path: /free } }
+                        limit: 1
+                        window: 1h
+                    """);
+            assertThat((String) invoke(LIMITER, "reload")).startsWith("reloaded ");
+            assertThat(server.isRegistered(ObjectNames.rule("free"))).as("the other new rule").isTrue();
+            assertThat(attr(taken, "Id")).as("the squatter stays").isEqualTo("squatter");
+        } finally {
+            server.unregisterMBean(taken);
+        }
+        invoke(LIMITER, "reload");
+        assertThat(attr(taken, "Id")).isEqualTo("taken");
+        assertThat(attr(taken, "Limit")).isEqualTo(1L);
+    }
+
+    @Test
     void closeUnregistersEverything() throws Exception {
         registrar.close();
         registrar = null;
