@@ -38,6 +38,12 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
     /** Entries the eviction hand looks at per sweep. */
     static final int SAMPLE = 16;
 
+    /**
+     * Most entries one insertion may walk when the sample holds nothing evictable (a store full of bulkheads
+     * with calls in flight): bounds the work a flood of new keys can cause per request.
+     */
+    static final int MAX_WALK = 1024;
+
     private final RateLimitStrategy strategy;
     private final int maxKeys;
     private final boolean releases;
@@ -218,15 +224,15 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
     }
 
     /**
-     * Frees at least one slot, or returns false if a full lap of the map found nothing evictable (every key is a
-     * bulkhead with calls in flight).
+     * Frees at least one slot, or returns false if a lap of the map (at most {@link #MAX_WALK} entries) found
+     * nothing evictable (bulkheads with calls in flight).
      */
     private boolean evict(LimitConfig cfg) {
         synchronized (handLock) {
             if (size.get() < maxKeys) {
                 return true; // another thread freed a slot meanwhile
             }
-            int budget = Math.max(SAMPLE, size.get() + SAMPLE); // at most a full lap
+            int budget = Math.min(MAX_WALK, size.get() + SAMPLE); // at most a full lap
             int dropped = 0;
             int inSample = 0;
             String victimKey = null;
