@@ -62,6 +62,7 @@ public final class AgentInstaller {
         holder.addListener(new ReloadLog(log));
         LimiterBridge.install(new ServletLimiter(holder, errors));
         Weaver.install(inst, errors);
+        AgentRuntime.publish(new AgentRuntime(holder, inst, errors));
         startWatching(holder, log);
         JmxStarter.start(holder, log);
     }

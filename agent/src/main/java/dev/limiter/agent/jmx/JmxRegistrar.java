@@ -104,7 +104,7 @@ public final class JmxRegistrar implements ReloadListener, AutoCloseable {
     /** False if the server refused the name (taken by someone else): the next sync tries again. */
     private boolean register(String id) {
         try {
-            server.registerMBean(new RuleControl(holder, id), ObjectNames.rule(id));
+            server.registerMBean(new RuleStandardMBean(new RuleControl(holder, id)), ObjectNames.rule(id));
             return true;
         } catch (JMException e) {
             return false;
