@@ -28,7 +28,7 @@ class RedisFailureTest {
      * or a client's default 2 s timeout, which is what this bound catches. -Dlimiter.redis.margin=N tightens it.
      */
     private static final long MARGIN_MILLIS = Long.getLong("limiter.redis.margin", 400);
-    private static final long LONG_WINDOW = 3_600_000;
+    private static final long LONG_WINDOW = LimitConfig.MAX_WINDOW_MILLIS; // ~49 days: no window boundary within a test
 
     /** Threads checking continuously and recording the slowest check, until stopped. */
     private static final class Load implements AutoCloseable {
