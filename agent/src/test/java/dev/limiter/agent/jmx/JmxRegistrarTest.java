@@ -161,6 +161,13 @@ class JmxRegistrarTest {
         assertThat(attr(API, "ActiveKeys")).isEqualTo(2);
         assertThat(attr(SEARCH, "Allowed")).as("other rules are not touched").isEqualTo(0L);
 
+        for (javax.management.MBeanOperationInfo operation : server.getMBeanInfo(API).getOperations()) {
+            if (operation.getSignature().length > 0) {
+                assertThat(operation.getSignature()).as(operation.getName()).extracting("name").containsExactly("key");
+            }
+        }
+        assertThat(server.getMBeanInfo(API).getAttributes()).as("an MXBean: open types only")
+                .allSatisfy(a -> assertThat(a.getDescriptor().getFieldValue("openType")).isNotNull());
         assertThat(invoke(API, "remaining", "10.0.0.1")).isEqualTo(0L);
         assertThat(invoke(API, "remaining", "10.0.0.2")).isEqualTo(1L);
         invoke(API, "resetKey", "10.0.0.1");
