@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -24,8 +25,15 @@ import java.util.regex.Pattern;
  */
 public final class ForkedServer implements AutoCloseable {
 
-    /** Generous: a cold JVM with an agent on a loaded 2-core machine. */
-    public static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    /** Generous: a cold JVM with an agent on a loaded 2-core machine (measured: up to ~110 s at load 30). */
+    public static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+
+    /**
+     * How many servers may be starting at once ({@code limiter.it.parallel.starts}, default 2). Start-up is
+     * CPU-bound (class loading, weaving); five JVMs starting together on 2 cores all time out together, while
+     * taking turns costs no more in total.
+     */
+    private static final Semaphore STARTING = new Semaphore(Integer.getInteger("limiter.it.parallel.starts", 2));
 
     private static final Pattern LISTENING = Pattern.compile("(?m)^LISTENING (\\d+)\\s*$");
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
@@ -37,6 +45,7 @@ public final class ForkedServer implements AutoCloseable {
     private final String name;
     private final Process process;
     private final Path log;
+    private final long launchedNanos = System.nanoTime();
     private volatile int port = -1;
     private volatile HttpApi http;
 
@@ -77,14 +86,30 @@ public final class ForkedServer implements AutoCloseable {
         }
     }
 
-    /** Launches and waits for {@code LISTENING <port>}. */
+    /** Launches and waits for {@code LISTENING <port>}, taking turns with other start-ups (see STARTING). */
     public static ForkedServer start(TestApp app, String name, List<String> jvmOptions) {
-        ForkedServer server = launch(app, name, jvmOptions);
+        acquireStartTurn(name);
         try {
-            return server.awaitListening();
-        } catch (RuntimeException | AssertionError e) {
-            server.close();
-            throw e;
+            ForkedServer server = launch(app, name, jvmOptions);
+            try {
+                return server.awaitListening();
+            } catch (RuntimeException | AssertionError e) {
+                server.close();
+                throw e;
+            }
+        } finally {
+            STARTING.release();
+        }
+    }
+
+    private static void acquireStartTurn(String name) {
+        try {
+            if (!STARTING.tryAcquire(10, TimeUnit.MINUTES)) {
+                throw new AssertionError(name + ": no start-up turn within 10 minutes");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(name + ": interrupted waiting for a start-up turn", e);
         }
     }
 
@@ -102,6 +127,8 @@ public final class ForkedServer implements AutoCloseable {
         }
         port = Integer.parseInt(matcher.group(1));
         http = new HttpApi(port);
+        long millis = (System.nanoTime() - launchedNanos) / 1_000_000;
+        System.out.printf("%s: LISTENING %d after %d ms%n", name, port, millis);
         return this;
     }
 
