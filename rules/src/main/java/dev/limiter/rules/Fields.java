@@ -92,9 +92,9 @@ final class Fields {
             return null;
         }
         try {
-            return Long.parseLong(value.text().replace("_", "").replace("+", ""));
+            return Long.parseLong(value.text());
         } catch (NumberFormatException tooLarge) {
-            problems.add(value, key + " is too large: " + value.text());
+            problems.add(value, key + " is too large: " + shorten(value.text()));
             return null;
         }
     }

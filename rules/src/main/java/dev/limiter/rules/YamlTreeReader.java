@@ -121,7 +121,7 @@ final class YamlTreeReader {
             case VALUE_STRING:
                 return scalar(YamlNode.Kind.STRING, line, column, parser.getText());
             case VALUE_NUMBER_INT:
-                return scalar(YamlNode.Kind.INT, line, column, parser.getText());
+                return scalar(YamlNode.Kind.INT, line, column, integerText(parser));
             case VALUE_NUMBER_FLOAT:
                 return scalar(YamlNode.Kind.FLOAT, line, column, parser.getText());
             case VALUE_TRUE:
@@ -160,6 +160,36 @@ final class YamlTreeReader {
             }
         }
         return new YamlNode(YamlNode.Kind.MAP, line, column, null, Collections.unmodifiableMap(entries), List.of());
+    }
+
+    /**
+     * The integer in decimal ({@code 0x1F}, {@code 0o17} and {@code 1_000} are YAML integers too). Absurdly long
+     * digit strings are left as written, unparsed, and reported as too large later.
+     */
+    private static String integerText(JsonParser parser) throws IOException {
+        String raw = parser.getText();
+        if (raw.length() > 40) {
+            return raw;
+        }
+        String digits = raw.replace("_", "");
+        boolean negative = digits.startsWith("-");
+        if (negative || digits.startsWith("+")) {
+            digits = digits.substring(1);
+        }
+        int radix = 10;
+        if (digits.length() > 2 && digits.charAt(0) == '0') {
+            char prefix = Character.toLowerCase(digits.charAt(1));
+            radix = prefix == 'x' ? 16 : prefix == 'o' ? 8 : prefix == 'b' ? 2 : 10;
+            if (radix != 10) {
+                digits = digits.substring(2);
+            }
+        }
+        try {
+            java.math.BigInteger value = new java.math.BigInteger(digits, radix);
+            return (negative ? value.negate() : value).toString();
+        } catch (NumberFormatException e) {
+            return raw;
+        }
     }
 
     private static YamlNode scalar(YamlNode.Kind kind, int line, int column, String text) {
