@@ -26,15 +26,24 @@ public final class JmxStarter {
     private JmxStarter() {
     }
 
-    /** Starts the registering thread and returns at once; failures are logged, never thrown. */
-    public static void start(RuleSetHolder holder, Logger log) {
+    /**
+     * Starts the registering thread and returns at once; failures are logged, never thrown.
+     *
+     * @return the thread, or null when JMX is turned off
+     */
+    public static Thread start(RuleSetHolder holder, Logger log) {
         if ("false".equalsIgnoreCase(System.getProperty(ENABLED_PROPERTY, "").trim())) {
-            return;
+            return null;
         }
         long delay = delayMillis(System.getProperty(DELAY_PROPERTY), log);
         Thread thread = new Thread(() -> register(holder, delay, log), "limiter-jmx-start");
         thread.setDaemon(true);
+        // If this thread creates the platform MBean server, a javax.management.builder.initial class is loaded
+        // through the context loader: make it the application's, not the isolated agent loader (which sees
+        // only the JDK).
+        thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
         thread.start();
+        return thread;
     }
 
     static long delayMillis(String text, Logger log) {

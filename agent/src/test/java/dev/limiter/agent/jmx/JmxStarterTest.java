@@ -2,12 +2,22 @@ package dev.limiter.agent.jmx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limiter.rules.RuleSetHolder;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.logging.Logger;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class JmxStarterTest {
 
     private static final Logger LOG = Logger.getLogger("dev.limiter.test");
+
+    @TempDir
+    Path dir;
 
     @Test
     void theDelayIsMillisecondsWithADefaultForMissingOrNonsense() {
@@ -17,5 +27,59 @@ class JmxStarterTest {
         assertThat(JmxStarter.delayMillis(" 2500 ", LOG)).isEqualTo(2500);
         assertThat(JmxStarter.delayMillis("-1", LOG)).isEqualTo(JmxStarter.DEFAULT_DELAY_MILLIS);
         assertThat(JmxStarter.delayMillis("1s", LOG)).isEqualTo(JmxStarter.DEFAULT_DELAY_MILLIS);
+    }
+
+    @Test
+    void registersFromADaemonThreadWhoseContextLoaderIsTheApplications() throws Exception {
+        Path file = dir.resolve("rules.yml");
+        Files.writeString(file, """
+                version: 1
+                rules:
+                  - id: started
+                    match: { http: { path: /x } }
+                    limit: 1
+                    window: 1s
+                """);
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        String before = System.getProperty(JmxStarter.DELAY_PROPERTY);
+        System.setProperty(JmxStarter.DELAY_PROPERTY, "0");
+        try (RuleSetHolder holder = RuleSetHolder.open(file)) {
+            Thread thread = JmxStarter.start(holder, LOG);
+
+            assertThat(thread.isDaemon()).isTrue();
+            assertThat(thread.getContextClassLoader()).isSameAs(ClassLoader.getSystemClassLoader());
+            thread.join(30_000);
+            assertThat(thread.isAlive()).isFalse();
+            assertThat(server.isRegistered(ObjectNames.limiter())).isTrue();
+            assertThat(server.getAttribute(ObjectNames.rule("started"), "Limit")).isEqualTo(1L);
+        } finally {
+            restore(before);
+            for (ObjectName name : server.queryNames(new ObjectName(ObjectNames.DOMAIN + ":*"), null)) {
+                server.unregisterMBean(name);
+            }
+        }
+    }
+
+    @Test
+    void turnedOffItStartsNothing() {
+        String before = System.getProperty(JmxStarter.ENABLED_PROPERTY);
+        System.setProperty(JmxStarter.ENABLED_PROPERTY, "false");
+        try {
+            assertThat(JmxStarter.start(null, LOG)).isNull();
+        } finally {
+            if (before == null) {
+                System.clearProperty(JmxStarter.ENABLED_PROPERTY);
+            } else {
+                System.setProperty(JmxStarter.ENABLED_PROPERTY, before);
+            }
+        }
+    }
+
+    private static void restore(String delay) {
+        if (delay == null) {
+            System.clearProperty(JmxStarter.DELAY_PROPERTY);
+        } else {
+            System.setProperty(JmxStarter.DELAY_PROPERTY, delay);
+        }
     }
 }
