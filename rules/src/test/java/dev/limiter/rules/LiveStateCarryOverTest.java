@@ -64,6 +64,14 @@ class LiveStateCarryOverTest {
     }
 
     @Test
+    void aChangedMaxKeysStartsFresh() {
+        RuleSet first = load(rule("a", "fixed-window", 1, ""), RuleSet.empty());
+        RuleSet second = load(rule("a", "fixed-window", 1, "    max-keys: 10\n"), first);
+        assertThat(second.rule("a").limiter()).isNotSameAs(first.rule("a").limiter());
+        assertThat(second.rule("a").maxKeys()).isEqualTo(10);
+    }
+
+    @Test
     void removedRulesAreGoneAndNewOnesStartFresh() {
         RuleSet first = load(rule("a", "fixed-window", 1, "") + rule("b", "fixed-window", 1, ""), RuleSet.empty());
         RuleSet second = load(rule("b", "fixed-window", 1, "") + rule("c", "fixed-window", 1, ""), first);
