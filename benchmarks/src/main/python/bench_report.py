@@ -267,6 +267,24 @@ def main():
       " per call at 1 thread, 90-450 ns at 2 threads; `System.currentTimeMillis()` ~27 ns, plus one CAS ~33 ns.")
     w("")
 
+    missing = []
+    for label, method, params in OURS_ALLOWED + PEERS_ALLOWED + BASELINES + OURS_REJECTED + PEERS_REJECTED + RULES:
+        if get(results, method, params, 1) is None:
+            missing.append(f"{method} {dict(params) or ''} at 1 thread".replace(" {}", "").replace("  ", " "))
+    for label, method, params in OURS_ALLOWED[:6] + PEERS_ALLOWED + BASELINES:
+        if get(results, method, params, 2) is None:
+            missing.append(f"{method} {dict(params) or ''} at 2 threads".replace("  ", " "))
+    w("## Missing results")
+    w("")
+    if missing:
+        w("These benchmarks have no result in this run (failed, or not selected); see the script's output:")
+        w("")
+        for m in missing:
+            w(f"- {m}")
+    else:
+        w("None: every benchmark of the suite produced a result.")
+    w("")
+
     w("## Analysis")
     w("")
     if os.path.exists(a.notes):
