@@ -4,14 +4,12 @@ import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 
 import dev.limiter.agent.servlet.ServletInstrumentation;
 import java.lang.instrument.Instrumentation;
-import java.util.concurrent.ConcurrentHashMap;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
-import net.bytebuddy.pool.TypePool;
 import net.bytebuddy.utility.JavaModule;
 
 /**
@@ -35,8 +33,7 @@ final class Weaver {
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
-                .with(new AgentBuilder.PoolStrategy.WithTypePoolCache.Simple(
-                        TypePool.Default.ReaderMode.FAST, new ConcurrentHashMap<>()))
+                .with(new WeakTypePoolCache())
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(new FailureListener(log))
                 .ignore(nameStartsWith("net.bytebuddy.")
