@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
  * two seconds, the per-rule counters read over JMX from the service's pid, then a summary.
  *
  * <p>{@code --port P --pid PID [--rules examples/rules.yml] [--seconds 24] [--redraw true]}; with
- * {@code --redraw} (the launcher passes it when stdout is a terminal) each table replaces the previous one. The driver is a separate JVM
- * without the agent: it only sends HTTP and reads MBeans, as an operator would. When the service has no limiter
+ * {@code --redraw} (the launcher passes it on a wide enough terminal) each table replaces the previous one.
+ * The driver is a separate JVM without the agent: it only sends HTTP and reads MBeans, as an operator would. When the service has no limiter
  * MBeans (an agent without JMX, or attach refused), the table falls back to what the driver observed itself
  * and its title says so.
  */

@@ -30,6 +30,7 @@ final class Summary {
         lines.add(String.format(Locale.ROOT, "What the demo showed (%.0f s, %,d requests):", seconds, sent));
         lines.addAll(table.lines());
         lines.add("");
+        lines.add("(Rates are what the clients managed to send: on a busy machine they fall behind their schedule.)");
         lines.add("- Over-limit clients got 429 with Retry-After and RateLimit headers; clients within their limit,");
         lines.add("  on the same endpoints at the same time, were not affected: limits are per key.");
         lines.add("- The spoofer wrote a new X-Forwarded-For address on every request and was still limited as one");
