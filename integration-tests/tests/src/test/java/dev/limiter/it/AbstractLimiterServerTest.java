@@ -77,7 +77,7 @@ abstract class AbstractLimiterServerTest {
 
     @Test
     void startupBannerNamesTheRulesFileAndTheRuleCount() {
-        server.awaitOutput("limiter \\S+ started: rules \\S*rules\\.yml, 13 rules", Duration.ofSeconds(10));
+        server.awaitOutput("limiter \\S+ started: rules \\S*rules\\.yml, 16 rules", Duration.ofSeconds(10));
     }
 
     @Test
@@ -206,6 +206,23 @@ abstract class AbstractLimiterServerTest {
         assertRejected(http.get(path, "X-Forwarded-For", "7.7.7.7"), "xff-trusted", 3600);
         assertThat(http.status(path, "Forwarded", "for=8.8.8.8")).as("RFC 7239 Forwarded").isEqualTo(200);
         assertThat(http.status(path)).as("no header: the peer itself").isEqualTo(200);
+    }
+
+    @Test
+    void keysFromAHeaderAQueryParameterAndAPathParameterGetTheirOwnBudgets() {
+        assertThat(http.status("/api/items/by-header", "X-Api-Key", "alice")).isEqualTo(200);
+        assertRejected(http.get("/api/items/by-header", "X-Api-Key", "alice"), "by-header", 3600);
+        assertThat(http.status("/api/items/by-header", "X-Api-Key", "bob")).as("another key").isEqualTo(200);
+
+        assertThat(http.status("/api/items/by-param?user=alice")).isEqualTo(200);
+        assertRejected(http.get("/api/items/by-param?user=alice&other=1"), "by-param", 3600);
+        assertThat(http.status("/api/items/by-param?user=bob")).as("another key").isEqualTo(200);
+
+        HttpResponse<String> alice = http.get("/api/users/alice");
+        assertThat(alice.statusCode()).as(describe(alice)).isEqualTo(200);
+        assertThat(alice.body()).isEqualTo("user alice");
+        assertRejected(http.get("/api/users/alice"), "by-path-param", 3600);
+        assertThat(http.status("/api/users/bob")).as("another key").isEqualTo(200);
     }
 
     @Test

@@ -98,6 +98,21 @@ record ScenarioRules(String trustedProxies, int reloadLimit, int keepLimit, Stri
                     match: { http: { path: /async/held } }
                     strategy: concurrency
                     limit: 2
+                  - id: by-header
+                    match: { http: { path: /api/items/by-header } }
+                    key: header:X-Api-Key
+                    limit: 1
+                    window: 1h
+                  - id: by-param
+                    match: { http: { path: /api/items/by-param } }
+                    key: param:user
+                    limit: 1
+                    window: 1h
+                  - id: by-path-param
+                    match: { http: { path: '/api/users/{user}' } }
+                    key: path-param:user
+                    limit: 1
+                    window: 1h
                   - id: reload
                     match: { http: { path: /api/items/reload } }
                     limit: %d

@@ -5,10 +5,14 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
-/** The fast endpoints: {@code /api/hello} and {@code /api/items/{id}}; every scenario uses its own item id. */
+/**
+ * The fast endpoints: {@code /api/hello}, {@code /api/items/{id}} (every scenario uses its own item id) and
+ * {@code /api/users/{user}} (for rules keyed on a path parameter).
+ */
 public final class ApiServlet extends HttpServlet {
 
     private static final String ITEMS = "/items/";
+    private static final String USERS = "/users/";
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -17,6 +21,8 @@ public final class ApiServlet extends HttpServlet {
             Responses.text(response, 200, "hello");
         } else if (info.startsWith(ITEMS) && info.length() > ITEMS.length()) {
             Responses.text(response, 200, "item " + info.substring(ITEMS.length()));
+        } else if (info.startsWith(USERS) && info.length() > USERS.length()) {
+            Responses.text(response, 200, "user " + info.substring(USERS.length()));
         } else {
             Responses.text(response, 404, "no such api: " + info);
         }
