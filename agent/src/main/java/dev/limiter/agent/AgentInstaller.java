@@ -1,6 +1,7 @@
 package dev.limiter.agent;
 
 import dev.limiter.agent.jmx.JmxStarter;
+import dev.limiter.agent.jmx.JmxStarter;
 import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.rules.RuleSetHolder;
@@ -17,7 +18,8 @@ import java.util.logging.Logger;
  * checked. Invalid rules do not stop the application (it starts unprotected and the watcher picks up the fixed
  * file) unless {@code strict=true}, which exits the JVM with status 1 before the application runs. The file
  * watcher starts on a daemon thread so premain does no file-system watching itself. No JMX here: MBeans are
- * registered after start-up, because an early platform MBean server breaks some servers (WildFly).
+ * registered after start-up by {@link JmxStarter}'s delayed daemon thread, because an early platform MBean
+ * server breaks some servers (WildFly).
  */
 public final class AgentInstaller {
 
@@ -64,6 +66,7 @@ public final class AgentInstaller {
         Weaver.install(inst, errors);
         AgentRuntime.publish(new AgentRuntime(holder, inst, errors));
         startWatching(holder, log);
+        JmxStarter.start(holder, log);
         JmxStarter.start(holder, log);
     }
 
