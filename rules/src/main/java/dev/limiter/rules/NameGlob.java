@@ -94,37 +94,36 @@ public final class NameGlob {
         return name.startsWith(literalPrefix);
     }
 
-    /** Backtracking match; names are short and this runs when classes load, never per request. */
-    private boolean matches(int p, String name, int n) {
+    /**
+     * Dynamic programming over (pattern position, name position): linear in their product whatever the number
+     * of wildcards, so no glob can make class loading crawl. Runs when classes load, never per request.
+     */
+    private boolean matches(int from, String name, int nameFrom) {
+        int length = name.length() - nameFrom;
+        boolean[] row = new boolean[length + 1];
+        boolean[] next = new boolean[length + 1];
+        row[0] = true;
+        int p = from;
         while (p < pattern.length()) {
             char c = pattern.charAt(p);
-            if (c == STAR) {
-                boolean deep = p + 1 < pattern.length() && pattern.charAt(p + 1) == STAR;
-                int next = deep ? p + 2 : p + 1;
-                if (next == pattern.length()) {
-                    return deep || name.indexOf('.', n) < 0;
+            boolean deep = c == STAR && p + 1 < pattern.length() && pattern.charAt(p + 1) == STAR;
+            next[0] = c == STAR && row[0];
+            for (int j = 1; j <= length; j++) {
+                char actual = name.charAt(nameFrom + j - 1);
+                if (c == STAR) {
+                    next[j] = row[j] || next[j - 1] && (deep || actual != '.');
+                } else if (c == QUESTION) {
+                    next[j] = row[j - 1] && actual != '.';
+                } else {
+                    next[j] = row[j - 1] && actual == c;
                 }
-                for (int i = n; i <= name.length(); i++) {
-                    if (matches(next, name, i)) {
-                        return true;
-                    }
-                    if (i < name.length() && !deep && name.charAt(i) == '.') {
-                        return false;
-                    }
-                }
-                return false;
             }
-            if (n >= name.length()) {
-                return false;
-            }
-            char actual = name.charAt(n);
-            if (c == QUESTION ? actual == '.' : c != actual) {
-                return false;
-            }
-            p++;
-            n++;
+            boolean[] swap = row;
+            row = next;
+            next = swap;
+            p += deep ? 2 : 1;
         }
-        return n == name.length();
+        return row[length];
     }
 
     private static int firstWildcard(String glob) {
