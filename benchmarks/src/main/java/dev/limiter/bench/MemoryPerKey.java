@@ -25,19 +25,21 @@ import java.util.function.IntFunction;
  * reachable, and divides the live-heap growth by N. A JMH-free main because the question is a size, not a speed;
  * JOL would give the same number per object but is not among the artifacts known to resolve here.
  *
- * <p>Usage: {@code java -XX:+UseSerialGC -XX:MarkSweepDeadRatio=0 -Xms3g -Xmx3g -cp benchmarks.jar dev.limiter.bench.MemoryPerKey out.tsv [N]}.
- * Writes one {@code name<TAB>bytes-per-key} line per subject. "ours-bucket" is the state a strategy keeps per key;
+ * <p>Usage: {@code java -XX:+UseSerialGC -XX:MarkSweepDeadRatio=0 -Xmx3g -cp benchmarks.jar
+ * dev.limiter.bench.MemoryPerKey out.tsv [N]} (the flags are required, see {@link HeapMeter}). Writes one
+ * {@code name<TAB>bytes-per-key} line per subject. "ours-bucket" is the state a strategy keeps per key;
  * "ours-keyed" adds what {@link LocalKeyedLimiter} spends to find it (map entry and bookkeeping), with the key
  * strings themselves allocated before the first reading and so not counted.
  */
 public final class MemoryPerKey {
 
-    static final String[] STRATEGIES = {"fixed-window", "token-bucket", "sliding-window", "leaky-bucket", "concurrency"};
+    static final String[] STRATEGIES = {
+        "fixed-window", "token-bucket", "sliding-window", "leaky-bucket", "concurrency"};
 
     private final int n;
     private final HeapMeter heap = new HeapMeter();
     private final List<String> lines = new ArrayList<>();
-    /** What is being measured, kept reachable from a field: a local the JIT sees as dead could be collected. */
+    /** What is being measured, held by a field so its liveness never depends on how the JIT treats locals. */
     private Object retained;
 
     MemoryPerKey(int n) {

@@ -14,7 +14,8 @@ class CallerThreadTest {
         assertThat(thread.expectAllowed(true)).isTrue();
         assertThat(thread.expectAllowed(false)).isFalse();
 
-        assertThatIllegalStateException().isThrownBy(thread::noCallLeftTheMeasuredPath).withMessageContaining("1 calls");
+        assertThatIllegalStateException().isThrownBy(thread::noCallLeftTheMeasuredPath)
+                .withMessageContaining("1 calls");
         thread.noCallLeftTheMeasuredPath(); // the next iteration starts clean
     }
 
