@@ -97,8 +97,18 @@ public final class ConcurrencyStrategy implements RateLimitStrategy {
 
     @Override
     public boolean retire(Bucket bucket, LimitConfig config) {
-        long inFlight = bucket.slot0();
-        return inFlight == RETIRED || (inFlight == 0 && bucket.casSlot0(0, RETIRED));
+        for (;;) {
+            long inFlight = bucket.slot0();
+            if (inFlight == RETIRED) {
+                return true; // idempotent, also when another thread retired it first
+            }
+            if (inFlight != 0) {
+                return false;
+            }
+            if (bucket.casSlot0(0, RETIRED)) {
+                return true;
+            }
+        }
     }
 
     @Override

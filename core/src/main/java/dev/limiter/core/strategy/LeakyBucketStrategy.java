@@ -109,13 +109,14 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
 
     /** Units of debt at {@code now}, read-only; converts a bucket still in an older scale on the fly. */
     private static long debt(Bucket bucket, LimitConfig config, long now) {
-        long scale = bucket.slot1();
-        long tat = bucket.slot0();
+        long scale;
+        long tat;
+        do { // a consistent (scale, value) pair: the same seqlock-style double read as check
+            scale = UnitScale.stableScale(bucket);
+            tat = bucket.slot0();
+        } while (bucket.slot1() != scale);
         if (scale == config.unitScale()) {
             return UnitScale.clamp(tat - now * config.unitsPerMilli(), config.capacityUnits());
-        }
-        if (scale == UnitScale.CONVERTING) {
-            return config.capacityUnits();
         }
         long oldCost = scale & 0xFFFF_FFFFL;
         long oldUnits = UnitScale.clamp(tat - now * (scale >>> 32), config.capacity() * oldCost);

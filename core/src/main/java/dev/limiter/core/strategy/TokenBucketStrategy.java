@@ -112,13 +112,14 @@ public final class TokenBucketStrategy implements RateLimitStrategy {
 
     /** Units available at {@code now}, read-only; converts a bucket still in an older scale on the fly. */
     private static long fill(Bucket bucket, LimitConfig config, long now) {
-        long scale = bucket.slot1();
-        long base = bucket.slot0();
+        long scale;
+        long base;
+        do { // a consistent (scale, value) pair: the same seqlock-style double read as check
+            scale = UnitScale.stableScale(bucket);
+            base = bucket.slot0();
+        } while (bucket.slot1() != scale);
         if (scale == config.unitScale()) {
             return UnitScale.clamp(now * config.unitsPerMilli() - base, config.capacityUnits());
-        }
-        if (scale == UnitScale.CONVERTING) {
-            return 0;
         }
         long oldCost = scale & 0xFFFF_FFFFL;
         long oldUnits = UnitScale.clamp(now * (scale >>> 32) - base, config.capacity() * oldCost);

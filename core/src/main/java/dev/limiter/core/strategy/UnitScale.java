@@ -68,6 +68,16 @@ final class UnitScale {
         }
     }
 
+    /** Slot 1, waiting out a conversion in progress (a few instructions, once per key per reconfigure). */
+    static long stableScale(Bucket bucket) {
+        long scale = bucket.slot1();
+        while (scale == CONVERTING) {
+            Thread.onSpinWait();
+            scale = bucket.slot1();
+        }
+        return scale;
+    }
+
     /** {@code units} clamped to {@code [0, max]}. */
     static long clamp(long units, long max) {
         return units < 0 ? 0 : Math.min(units, max);

@@ -56,6 +56,15 @@ class ConcurrencyStrategyTest {
     }
 
     @Test
+    void retireIsIdempotentUnderARace() throws Exception {
+        for (int round = 0; round < 50; round++) {
+            Bucket bucket = strategy.newBucket(config);
+            long retired = dev.limiter.core.Contention.platform(4, t -> strategy.retire(bucket, config) ? 1 : 0);
+            assertThat(retired).as("every racing retire sees the bucket retired").isEqualTo(4);
+        }
+    }
+
+    @Test
     void aLowerLimitKeepsTheCallsInFlight() {
         Bucket bucket = strategy.newBucket(config);
         strategy.check(bucket, config, out);
