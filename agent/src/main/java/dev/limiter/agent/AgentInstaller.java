@@ -1,7 +1,6 @@
 package dev.limiter.agent;
 
 import dev.limiter.agent.jmx.JmxStarter;
-import dev.limiter.agent.jmx.JmxStarter;
 import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.rules.RuleSetHolder;
@@ -66,7 +65,6 @@ public final class AgentInstaller {
         Weaver.install(inst, errors);
         AgentRuntime.publish(new AgentRuntime(holder, inst, errors));
         startWatching(holder, log);
-        JmxStarter.start(holder, log);
         JmxStarter.start(holder, log);
     }
 

@@ -2,7 +2,6 @@ package dev.limiter.agent.servlet;
 
 import dev.limiter.agent.ThrottledLog;
 import dev.limiter.agent.jmx.RejectedKeys;
-import dev.limiter.agent.jmx.RejectedKeys;
 import dev.limiter.bootstrap.BridgeDelegate;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.RequestFrame;
