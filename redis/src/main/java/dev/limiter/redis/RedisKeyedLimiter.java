@@ -38,6 +38,7 @@ final class RedisKeyedLimiter implements KeyedLimiter {
     private static final byte[] PEEK = bytes(1);
     private static final byte[] RELEASE = bytes(2);
     private static final byte[] RENEW = bytes(3);
+    private static final byte[] ONE = bytes(1);
 
     /** Largest exact integer of a Lua number (a double): the GCRA script's values must stay below it. */
     static final long LUA_EXACT = 1L << 53;
@@ -56,11 +57,14 @@ final class RedisKeyedLimiter implements KeyedLimiter {
     private final Map<String, AtomicInteger> held = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<String> pendingReleases = new ConcurrentLinkedQueue<>();
     private final AtomicInteger pendingCount = new AtomicInteger();
+    /** Reserved permits per hot key when batching (null when off or not batchable); see {@link LocalSlice}. */
+    private final Map<String, LocalSlice> slices;
+    private final int maxKeys;
     private volatile Args args;
 
     /** One config's limits with its script arguments, encoded once. */
     private record Args(LimitConfig config, List<byte[]> take, List<byte[]> peek, List<byte[]> release,
-            List<byte[]> renew) {
+            List<byte[]> renew, List<byte[]> takeBatch) {
     }
 
     RedisKeyedLimiter(RedisStore store, String ruleId, RateLimitStrategy strategy, LimitConfig config,
@@ -73,12 +77,18 @@ final class RedisKeyedLimiter implements KeyedLimiter {
         this.keyHead = store.settings().keyPrefix() + "{" + ruleId + ":";
         this.onFailure = store.settings().onFailure();
         this.local = LocalKeyedLimiter.create(strategy, config, maxKeys); // validates maxKeys and config
+        this.maxKeys = maxKeys;
+        boolean batchable = script == LuaScript.FIXED_WINDOW || script == LuaScript.GCRA;
+        this.slices = batchable && store.settings().batch() > 1 ? new ConcurrentHashMap<>() : null;
         this.args = encode(config);
     }
 
     @Override
     public boolean tryAcquire(String key, long[] out) {
         Args a = args;
+        if (slices != null) {
+            return tryAcquireBatched(key, out, a);
+        }
         Object reply = store.eval(script, List.of(redisKey(key)), a.take);
         if (reply == null) {
             return fallbackAcquire(key, out, a.config);
@@ -88,6 +98,52 @@ final class RedisKeyedLimiter implements KeyedLimiter {
             held.compute(key, RedisKeyedLimiter::increment);
         }
         return allowed;
+    }
+
+    /**
+     * Batching: a permit from this JVM's slice of the key, a rejection Redis reported that still holds, or one
+     * round trip that reserves a new slice of up to {@code batch} permits.
+     */
+    private boolean tryAcquireBatched(String key, long[] out, Args a) {
+        long limit = a.config.limit();
+        long now = System.nanoTime();
+        LocalSlice slice = slices.get(key);
+        if (slice != null) {
+            long left = slice.take(now);
+            if (left >= 0) {
+                return Outcome.allow(out, left, slice.resetEpochMillis(), limit);
+            }
+            long rejecting = slice.rejectingMillis(now);
+            if (rejecting > 0) {
+                return Outcome.reject(out, 0, slice.resetEpochMillis(), rejecting, limit);
+            }
+        }
+        Object reply = store.eval(script, List.of(redisKey(key)), a.takeBatch);
+        if (reply == null) {
+            return fallbackAcquire(key, out, a.config);
+        }
+        boolean allowed = fill(reply, out, limit);
+        if (slice == null && slices.size() >= maxKeys) {
+            return allowed; // bounded: keys beyond maxKeys are simply not batched
+        }
+        long reset = (Long) ((List<?>) reply).get(2);
+        long at = System.nanoTime();
+        if (!allowed) {
+            slices.put(key, LocalSlice.rejected(at + out[Outcome.RETRY_AFTER_MILLIS] * 1_000_000L, reset));
+            return false;
+        }
+        long extra = (Long) ((List<?>) reply).get(4) - 1;
+        if (extra > 0) {
+            long serverNow = (Long) ((List<?>) reply).get(5);
+            long lifeMillis = script == LuaScript.FIXED_WINDOW ? reset - serverNow : a.config.windowMillis();
+            LocalSlice fresh = LocalSlice.reserved(extra, at + lifeMillis * 1_000_000L, reset);
+            LocalSlice current = slices.get(key);
+            if (current == null || !current.add(extra, at)) {
+                slices.put(key, fresh); // replaces a spent or rejecting slice (a race loses at most its leftovers)
+            }
+            out[Outcome.REMAINING] += extra;
+        }
+        return true;
     }
 
     @Override
@@ -131,6 +187,9 @@ final class RedisKeyedLimiter implements KeyedLimiter {
     @Override
     public void reset() {
         local.reset();
+        if (slices != null) {
+            slices.clear();
+        }
         held.clear();
         for (String key : store.scan(pattern())) {
             store.admin(c -> c.del(key));
@@ -140,6 +199,9 @@ final class RedisKeyedLimiter implements KeyedLimiter {
     @Override
     public void resetKey(String key) {
         local.resetKey(key);
+        if (slices != null) {
+            slices.remove(key);
+        }
         held.remove(key);
         byte[] redisKey = redisKey(key);
         store.admin(c -> c.del(redisKey));
@@ -167,10 +229,17 @@ final class RedisKeyedLimiter implements KeyedLimiter {
         Args encoded = encode(config);
         local.reconfigure(config);
         this.args = encoded;
+        if (slices != null) {
+            slices.clear(); // reserved under the old limits
+        }
     }
 
     /** Store thread: renews the leases of keys with calls in flight and retries releases that failed. */
     void maintain() {
+        if (slices != null) {
+            long now = System.nanoTime();
+            slices.values().removeIf(slice -> slice.isSpent(now)); // expired or used up: bounded memory
+        }
         if (!releases) {
             return;
         }
@@ -256,21 +325,24 @@ final class RedisKeyedLimiter implements KeyedLimiter {
                     + " smaller capacity");
         }
         byte[] limit = bytes(config.limit());
+        byte[] batch = bytes(store.settings().batch());
         byte[] window = bytes(config.windowMillis());
         if (script == LuaScript.GCRA) {
             byte[] perMilli = bytes(config.unitsPerMilli());
             byte[] cost = bytes(config.unitsPerPermit());
             byte[] tolerance = bytes(config.capacityUnits());
-            return new Args(config, List.of(TAKE, perMilli, cost, tolerance), List.of(PEEK, perMilli, cost, tolerance),
-                    List.of(), List.of());
+            return new Args(config, List.of(TAKE, perMilli, cost, tolerance, ONE),
+                    List.of(PEEK, perMilli, cost, tolerance, ONE), List.of(), List.of(),
+                    List.of(TAKE, perMilli, cost, tolerance, batch));
         }
         if (script == LuaScript.CONCURRENCY) {
             byte[] id = store.instanceId().getBytes(StandardCharsets.UTF_8);
             byte[] lease = bytes(store.settings().concurrencyLease().toMillis());
             return new Args(config, List.of(TAKE, limit, id, lease, window), List.of(PEEK, limit, id, lease, window),
-                    List.of(RELEASE, limit, id, lease, window), List.of(RENEW, limit, id, lease, window));
+                    List.of(RELEASE, limit, id, lease, window), List.of(RENEW, limit, id, lease, window), List.of());
         }
-        return new Args(config, List.of(TAKE, limit, window), List.of(PEEK, limit, window), List.of(), List.of());
+        return new Args(config, List.of(TAKE, limit, window, ONE), List.of(PEEK, limit, window, ONE), List.of(),
+                List.of(), List.of(TAKE, limit, window, batch));
     }
 
     private static LuaScript scriptFor(RateLimitStrategy strategy) {

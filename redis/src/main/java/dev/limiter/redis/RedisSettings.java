@@ -20,9 +20,11 @@ import java.util.List;
  * @param poolSize         connections per server (a check holds one for one round trip)
  * @param probeInterval    how often an open circuit probes Redis
  * @param concurrencyLease how long the permits of a JVM that stopped renewing them (crashed) stay taken
+ * @param batch            permits a JVM reserves per round trip for fixed-window, token-bucket and leaky-bucket
+ *                         keys (1 = off, the default: every check is a round trip); see {@link LocalSlice}
  */
 public record RedisSettings(List<String> uris, boolean cluster, Duration timeout, OnFailure onFailure,
-        String keyPrefix, int poolSize, Duration probeInterval, Duration concurrencyLease) {
+        String keyPrefix, int poolSize, Duration probeInterval, Duration concurrencyLease, int batch) {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(50);
     public static final String DEFAULT_KEY_PREFIX = "limiter:";
@@ -59,12 +61,15 @@ public record RedisSettings(List<String> uris, boolean cluster, Duration timeout
         if (concurrencyLease == null || concurrencyLease.toMillis() < 3) {
             throw new IllegalArgumentException("store concurrency lease must be at least 3 ms: " + concurrencyLease);
         }
+        if (batch < 1 || batch > 1_000_000) {
+            throw new IllegalArgumentException("store batch must be in [1, 1000000] (1 = off): " + batch);
+        }
     }
 
     /** Defaults for everything but the URI(s): 50 ms timeout, on-failure LOCAL, prefix {@code limiter:}. */
     public static RedisSettings of(String... uris) {
         return new RedisSettings(List.of(uris), false, DEFAULT_TIMEOUT, OnFailure.LOCAL, DEFAULT_KEY_PREFIX,
-                DEFAULT_POOL_SIZE, DEFAULT_PROBE_INTERVAL, DEFAULT_CONCURRENCY_LEASE);
+                DEFAULT_POOL_SIZE, DEFAULT_PROBE_INTERVAL, DEFAULT_CONCURRENCY_LEASE, 1);
     }
 
     /** {@link #of} from one string that may list several URIs separated by commas. */
@@ -84,37 +89,43 @@ public record RedisSettings(List<String> uris, boolean cluster, Duration timeout
 
     public RedisSettings withCluster(boolean cluster) {
         return new RedisSettings(uris, cluster, timeout, onFailure, keyPrefix, poolSize, probeInterval,
-                concurrencyLease);
+                concurrencyLease, batch);
     }
 
     public RedisSettings withTimeout(Duration timeout) {
         return new RedisSettings(uris, cluster, timeout, onFailure, keyPrefix, poolSize, probeInterval,
-                concurrencyLease);
+                concurrencyLease, batch);
     }
 
     public RedisSettings withOnFailure(OnFailure onFailure) {
         return new RedisSettings(uris, cluster, timeout, onFailure, keyPrefix, poolSize, probeInterval,
-                concurrencyLease);
+                concurrencyLease, batch);
     }
 
     public RedisSettings withKeyPrefix(String keyPrefix) {
         return new RedisSettings(uris, cluster, timeout, onFailure, keyPrefix, poolSize, probeInterval,
-                concurrencyLease);
+                concurrencyLease, batch);
     }
 
     public RedisSettings withPoolSize(int poolSize) {
         return new RedisSettings(uris, cluster, timeout, onFailure, keyPrefix, poolSize, probeInterval,
-                concurrencyLease);
+                concurrencyLease, batch);
     }
 
     public RedisSettings withProbeInterval(Duration probeInterval) {
         return new RedisSettings(uris, cluster, timeout, onFailure, keyPrefix, poolSize, probeInterval,
-                concurrencyLease);
+                concurrencyLease, batch);
     }
 
     public RedisSettings withConcurrencyLease(Duration concurrencyLease) {
         return new RedisSettings(uris, cluster, timeout, onFailure, keyPrefix, poolSize, probeInterval,
-                concurrencyLease);
+                concurrencyLease, batch);
+    }
+
+    /** Reserve {@code batch} permits per round trip on batchable keys (1 = off). */
+    public RedisSettings withBatch(int batch) {
+        return new RedisSettings(uris, cluster, timeout, onFailure, keyPrefix, poolSize, probeInterval,
+                concurrencyLease, batch);
     }
 
     /** The URIs without passwords, for logs and JMX. */
@@ -125,6 +136,6 @@ public record RedisSettings(List<String> uris, boolean cluster, Duration timeout
             safe.add(uri.replaceAll("//[^@/]*@", "//***@"));
         }
         return "RedisSettings[uris=" + safe + ", cluster=" + cluster + ", timeout=" + timeout + ", onFailure="
-                + onFailure + ", keyPrefix=" + keyPrefix + ", poolSize=" + poolSize + "]";
+                + onFailure + ", keyPrefix=" + keyPrefix + ", poolSize=" + poolSize + ", batch=" + batch + "]";
     }
 }

@@ -3,8 +3,8 @@
 --   admit if debt + cost <= tolerance; then debt' = debt + cost
 -- (a token bucket's "fill" is tolerance - debt). A missing key is a full bucket (no debt).
 -- KEYS[1] = hash {d = debt units at time t, t = server millis, k = cost per permit the debt is written in}
--- ARGV = mode (0 take, 1 peek), perMilli, cost, tolerance (capacity * cost)
--- returns {allowed (1/0), remaining, reset epoch millis, retry-after millis}
+-- ARGV = mode (0 take, 1 peek), perMilli, cost, tolerance (capacity * cost), permits wanted (1; more when batching)
+-- returns {allowed (1/0), remaining, reset epoch millis, retry-after millis, permits granted, server millis}
 -- Lua numbers are doubles: the Java side accepts only configs where tolerance + cost < 2^53, and every value
 -- below stays under that bound.
 local t = redis.call('TIME')
@@ -13,6 +13,7 @@ local mode = tonumber(ARGV[1])
 local perMilli = tonumber(ARGV[2])
 local cost = tonumber(ARGV[3])
 local tolerance = tonumber(ARGV[4])
+local wanted = tonumber(ARGV[5]) or 1
 
 local function fdiv(a, b) return (a - a % b) / b end
 local function cdiv(a, b) local r = a % b; return (a - r) / b + ((r > 0) and 1 or 0) end
@@ -44,14 +45,17 @@ local nextDebt = debt + cost
 if mode == 1 then
   local remaining = fdiv(tolerance - debt, cost)
   if remaining == 0 then
-    return {0, 0, now + cdiv(debt, perMilli), cdiv(nextDebt - tolerance, perMilli)}
+    return {0, 0, now + cdiv(debt, perMilli), cdiv(nextDebt - tolerance, perMilli), 0, now}
   end
-  return {1, remaining, now + cdiv(debt, perMilli), 0}
+  return {1, remaining, now + cdiv(debt, perMilli), 0, 0, now}
 end
 if nextDebt <= tolerance then
+  -- a batch takes what fits when less than it asked for (a slice never over-admits)
+  local granted = math.min(wanted, fdiv(tolerance - debt, cost))
+  nextDebt = debt + granted * cost
   redis.call('HSET', KEYS[1], 'd', nextDebt, 't', now, 'k', cost, 'm', perMilli)
   -- the key vanishes when the debt has drained: a missing key is a full bucket
   redis.call('PEXPIRE', KEYS[1], cdiv(nextDebt, perMilli) + 1000)
-  return {1, fdiv(tolerance - nextDebt, cost), now + cdiv(nextDebt, perMilli), 0}
+  return {1, fdiv(tolerance - nextDebt, cost), now + cdiv(nextDebt, perMilli), 0, granted, now}
 end
-return {0, 0, now + cdiv(debt, perMilli), cdiv(nextDebt - tolerance, perMilli)}
+return {0, 0, now + cdiv(debt, perMilli), cdiv(nextDebt - tolerance, perMilli), 0, now}
