@@ -46,11 +46,15 @@ public final class Guard {
 
     /** A token bucket of {@code limit} permits per {@code period} (burst = limit), registered as {@code name}. */
     public Limit limit(String name, long limit, long period, TimeUnit unit) {
-        return limit(name, Strategy.TOKEN_BUCKET.get(), config(limit, period, unit));
+        return limit(name, limit, period, unit, Strategy.TOKEN_BUCKET);
     }
 
     /** {@code limit} per {@code period} with a built-in strategy. */
     public Limit limit(String name, long limit, long period, TimeUnit unit, Strategy strategy) {
+        Limit existing = limits.get(name);
+        if (existing != null && existing.strategy() == strategy.get() && unchanged(existing, limit, period, unit)) {
+            return existing; // the per-request form: one map lookup, nothing allocated
+        }
         return limit(name, strategy.get(), config(limit, period, unit));
     }
 
@@ -60,7 +64,17 @@ public final class Guard {
      * @throws IllegalArgumentException if no strategy has that name
      */
     public Limit limit(String name, long limit, long period, TimeUnit unit, String strategyName) {
+        Limit existing = limits.get(name);
+        if (existing != null && existing.strategy().name().equals(strategyName)
+                && unchanged(existing, limit, period, unit)) {
+            return existing;
+        }
         return limit(name, resolve(strategyName), config(limit, period, unit));
+    }
+
+    private static boolean unchanged(Limit existing, long limit, long period, TimeUnit unit) {
+        LimitConfig c = existing.config();
+        return c.limit() == limit && c.windowMillis() == unit.toMillis(period) && c.capacity() == limit;
     }
 
     /** A limit with full control over the config (capacity) and strategy. */
