@@ -5,7 +5,9 @@ package dev.limiter.rules;
  *
  * <p>Names only, because the agent decides what to instrument while classes are being defined: loading a class
  * to ask about it there would change the application's class-loading order. {@code *} matches any run of
- * characters within one package segment (no {@code .}), {@code **} any run including dots (sub-packages),
+ * characters within one package segment (no {@code .}), {@code **} (a whole segment) any number of segments
+ * ({@code com.acme.**.*Service} matches {@code com.acme.OrderService} and {@code com.acme.a.b.OrderService};
+ * {@code com.acme.**} matches every class under {@code com.acme}),
  * {@code ?} one character other than a dot; everything else is literal ({@code $} for nested classes too).
  * {@link #literalPrefix()} and {@link #isExact()} let the agent build a cheap name pre-filter
  * ({@code nameStartsWith}, {@code named}) before this full match runs.
@@ -18,9 +20,16 @@ public final class NameGlob {
     private final String pattern;
     private final String literalPrefix;
     private final boolean exact;
+    private final String[] segments;
+    private final boolean[] deep;
 
     private NameGlob(String pattern) {
         this.pattern = pattern;
+        this.segments = pattern.split("\\.", -1);
+        this.deep = new boolean[segments.length];
+        for (int i = 0; i < segments.length; i++) {
+            deep[i] = segments[i].equals("**");
+        }
         int wildcard = firstWildcard(pattern);
         this.exact = wildcard < 0;
         this.literalPrefix = wildcard < 0 ? pattern : pattern.substring(0, wildcard);
@@ -50,6 +59,11 @@ public final class NameGlob {
         if (glob.startsWith(".") || glob.endsWith(".") || glob.contains("..")) {
             return "'" + glob + "' has an empty name segment";
         }
+        for (String segment : glob.split("\\.", -1)) {
+            if (segment.contains("**") && !segment.equals("**")) {
+                return "'" + glob + "': '**' must be a whole name segment, like com.acme.**.*Service";
+            }
+        }
         for (int i = 0; i < glob.length(); i++) {
             char c = glob.charAt(i);
             if (c != '.' && c != STAR && c != QUESTION && !Character.isJavaIdentifierPart(c)) {
@@ -65,10 +79,7 @@ public final class NameGlob {
         if (exact) {
             return pattern.equals(name);
         }
-        if (!name.startsWith(literalPrefix)) {
-            return false;
-        }
-        return matches(literalPrefix.length(), name, literalPrefix.length());
+        return name.startsWith(literalPrefix) && matchSegments(name);
     }
 
     /** The glob as written. */
@@ -95,35 +106,45 @@ public final class NameGlob {
     }
 
     /**
-     * Dynamic programming over (pattern position, name position): linear in their product whatever the number
-     * of wildcards, so no glob can make class loading crawl. Runs when classes load, never per request.
+     * Greedy wildcard matching with dot-separated name segments as the unit (the path matcher's algorithm): on a
+     * mismatch, go back to just after the last {@code **} and let it swallow one more segment. Linear in name
+     * segments times glob segments whatever the number of wildcards, and allocation-free, so it is fit for
+     * {@link RuleSet#matchMethod} on the request path as well as for class loading.
      */
-    private boolean matches(int from, String name, int nameFrom) {
-        int length = name.length() - nameFrom;
-        boolean[] row = new boolean[length + 1];
-        boolean[] next = new boolean[length + 1];
-        row[0] = true;
-        int p = from;
-        while (p < pattern.length()) {
-            char c = pattern.charAt(p);
-            boolean deep = c == STAR && p + 1 < pattern.length() && pattern.charAt(p + 1) == STAR;
-            next[0] = c == STAR && row[0];
-            for (int j = 1; j <= length; j++) {
-                char actual = name.charAt(nameFrom + j - 1);
-                if (c == STAR) {
-                    next[j] = row[j] || next[j - 1] && (deep || actual != '.');
-                } else if (c == QUESTION) {
-                    next[j] = row[j - 1] && actual != '.';
-                } else {
-                    next[j] = row[j - 1] && actual == c;
-                }
+    private boolean matchSegments(String name) {
+        int length = name.length();
+        int p = 0;
+        int s = 0;
+        int starP = -1;
+        int starS = -1;
+        while (s <= length) {
+            int end = segmentEnd(name, s);
+            if (p < segments.length && deep[p]) {
+                starP = p++;
+                starS = s;
+                continue;
             }
-            boolean[] swap = row;
-            row = next;
-            next = swap;
-            p += deep ? 2 : 1;
+            if (p < segments.length && PathSegments.globMatches(segments[p], name, s, end)) {
+                p++;
+                s = end + 1;
+                continue;
+            }
+            if (starP < 0) {
+                return false;
+            }
+            p = starP + 1;
+            starS = segmentEnd(name, starS) + 1;
+            s = starS;
         }
-        return row[length];
+        while (p < segments.length && deep[p]) {
+            p++;
+        }
+        return p == segments.length;
+    }
+
+    private static int segmentEnd(String name, int start) {
+        int dot = name.indexOf('.', start);
+        return dot < 0 ? name.length() : dot;
     }
 
     private static int firstWildcard(String glob) {

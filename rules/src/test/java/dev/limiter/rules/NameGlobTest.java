@@ -17,8 +17,9 @@ class NameGlobTest {
         "com.acme.mail.*Mailer, com.acme.mail.SmtpMailerImpl, false",
         "com.acme.**, com.acme.a.b.C, true",
         "com.acme.**, com.acme, false",
+        "com.acme.**, com.acmex.B, false",
         "com.acme.**.*Service, com.acme.x.y.OrderService, true",
-        "com.acme.**.*Service, com.acme.OrderService, false",
+        "com.acme.**.*Service, com.acme.OrderService, true",
         "com.acme.*, com.acme.Foo, true",
         "com.acme.*, com.acme.foo.Bar, false",
         "com.acme.Outer$Inner, com.acme.Outer$Inner, true",
@@ -31,6 +32,9 @@ class NameGlobTest {
         "get?, get, false",
         "a.?, a.., false",
         "**, a.b.C, true",
+        "com.**.B, com.B, true",
+        "com.**.B, com.x.y.B, true",
+        "com.**.B, com.x.y.C, false",
     })
     void matchesNamesOnly(String glob, String name, boolean expected) {
         NameGlob compiled = NameGlob.compile(glob);
@@ -61,6 +65,9 @@ class NameGlobTest {
         String name = "a".repeat(5_000);
         assertThat(glob.matches(name)).isFalse(); // a backtracking matcher would never return
         assertThat(glob.matches(name + "b")).isTrue();
+        NameGlob deep = NameGlob.compile("**.a.**.a.**.a.**.b");
+        String dotted = "a.".repeat(3_000) + "c";
+        assertThat(deep.matches(dotted)).isFalse();
     }
 
     @Test
@@ -71,5 +78,6 @@ class NameGlobTest {
         assertThatThrownBy(() -> NameGlob.compile("a.b.")).hasMessageContaining("empty name segment");
         assertThatThrownBy(() -> NameGlob.compile("a b")).hasMessageContaining("contains ' '");
         assertThatThrownBy(() -> NameGlob.compile("a.[B]")).hasMessageContaining("contains '['");
+        assertThatThrownBy(() -> NameGlob.compile("com.**Service")).hasMessageContaining("whole name segment");
     }
 }
