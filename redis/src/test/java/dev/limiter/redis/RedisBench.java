@@ -34,9 +34,10 @@ public final class RedisBench {
         String[] strategies = (args.length > 2 ? args[2] : "fixed-window,token-bucket").split(",");
         java.net.URI parsed = java.net.URI.create(uri);
         RedisSettings settings = RedisSettings.of(uri).withTimeout(Duration.ofMillis(500)).withPoolSize(16);
-        System.out.println("| strategy | keys | threads | checks/s | p50 us | p99 us | p99.9 us | round trips/check |");
-        System.out.println("|---|---|---|---:|---:|---:|---:|---:|");
+        System.out.println("| strategy | batch | keys | threads | checks/s | p50 us | p99 us | p99.9 us | round trips/check |");
+        System.out.println("|---|---:|---|---|---:|---:|---:|---:|---:|");
         try (RedisStore store = RedisStore.connect(settings);
+                RedisStore batched = RedisStore.connect(settings.withBatch(BATCH));
                 Jedis admin = new Jedis(parsed.getHost(), parsed.getPort(), 5000)) {
             if (store.state() != StoreState.UP) {
                 throw new IllegalStateException("Redis is not reachable at " + uri);
@@ -50,15 +51,29 @@ public final class RedisBench {
                         run(limiter, admin, strategy, keys, threads, Math.min(1.0, seconds / 5)); // warm-up
                         admin.flushAll();
                         Result r = run(limiter, admin, strategy, keys, threads, seconds);
-                        System.out.printf("| %s | %s | %d | %,.0f | %d | %d | %d | %.3f |%n", strategy,
-                                keys == 1 ? "1" : "100k", threads, r.checks / r.seconds, r.p50, r.p99, r.p999,
-                                (double) r.roundTrips / r.checks);
+                        print(strategy, 1, keys, threads, r);
                     }
+                }
+                // batching on a hot key: one round trip reserves BATCH permits (the limit is never reached)
+                KeyedLimiter hot = batched.limiter("bench-batched-" + strategy, strategy,
+                        LimitConfig.of(1_000_000_000, 3_600_000), 1000);
+                for (int threads : new int[] {1, 8}) {
+                    run(hot, admin, strategy, 1, threads, Math.min(1.0, seconds / 5));
+                    admin.flushAll();
+                    print(strategy, BATCH, 1, threads, run(hot, admin, strategy, 1, threads, seconds));
                 }
             }
             System.out.println();
             System.out.println("store: " + store.stats());
         }
+    }
+
+    private static final int BATCH = 20;
+
+    private static void print(String strategy, int batch, int keys, int threads, Result r) {
+        System.out.printf("| %s | %d | %s | %d | %,.0f | %d | %d | %d | %.3f |%n", strategy, batch,
+                keys == 1 ? "1" : "100k", threads, r.checks / r.seconds, r.p50, r.p99, r.p999,
+                (double) r.roundTrips / r.checks);
     }
 
     private record Result(long checks, double seconds, long p50, long p99, long p999, long roundTrips) {
