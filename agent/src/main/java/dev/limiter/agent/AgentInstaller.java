@@ -35,6 +35,7 @@ public final class AgentInstaller {
 
     /** Called reflectively by {@code LimiterAgent}. */
     public static void install(String rawArgs, Instrumentation inst, Path agentJar) {
+        long started = System.nanoTime();
         Logger log = Logger.getLogger(LOGGER);
         if (System.getProperty(BYTE_BUDDY_SAFE) == null) {
             System.setProperty(BYTE_BUDDY_SAFE, "true");
@@ -48,6 +49,7 @@ public final class AgentInstaller {
             return;
         }
         RuleSetHolder holder = RuleSetHolder.open(args.rules());
+        long rulesLoaded = System.nanoTime();
         String banner = StartupBanner.of(AgentVersion.get(), holder);
         if (holder.lastError() != null) {
             if (args.strict()) {
@@ -62,7 +64,11 @@ public final class AgentInstaller {
         ThrottledLog errors = new ThrottledLog(LOGGER, 10_000);
         holder.addListener(new ReloadLog(log));
         LimiterBridge.install(new ServletLimiter(holder, errors));
+        long weaving = System.nanoTime();
         Weaver.install(inst, errors);
+        long woven = System.nanoTime();
+        Diagnostics.startupTimes((rulesLoaded - started) / 1_000_000, (woven - weaving) / 1_000_000,
+                (woven - started) / 1_000_000);
         AgentRuntime.publish(new AgentRuntime(holder, inst, errors));
         startWatching(holder, log);
         JmxStarter.start(holder, log);
