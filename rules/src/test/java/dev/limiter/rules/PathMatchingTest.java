@@ -129,12 +129,11 @@ class PathMatchingTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(120) // a hang guard, not a speed test: backtracking would need ~4000^3 steps
     void hostilePathsAgainstManyDoubleStarsStayCheap() {
         PathPattern pattern = PathPattern.compile("/**/a/**/a/**/a/**/b");
         String path = "/a".repeat(4_000);
-        long start = System.nanoTime();
         assertThat(pattern.matches(path)).isFalse();
-        // not a speed assertion: a backtracking matcher would not finish at all (4000^3 steps)
-        assertThat(System.nanoTime() - start).isLessThan(java.util.concurrent.TimeUnit.SECONDS.toNanos(30));
+        assertThat(pattern.matches(path + "/b")).isTrue();
     }
 }
