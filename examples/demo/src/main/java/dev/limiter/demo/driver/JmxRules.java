@@ -19,7 +19,7 @@ import javax.management.remote.JMXServiceURL;
  *
  * <p>The names are the agent's: {@code dev.limiter:type=Limiter} (RulesFile, RuleCount, ReloadCount, Enabled)
  * and {@code dev.limiter:type=Rule,name=<id>} (Allowed, Rejected, WouldReject, Errors, ActiveKeys, Limit,
- * WindowMillis, Strategy, Mode). The agent registers them shortly after start-up, so an empty answer is
+ * WindowMillis, Capacity, Strategy, Mode). The agent registers them shortly after start-up, so an empty answer is
  * "not yet", not an error.
  */
 final class JmxRules implements AutoCloseable {
@@ -27,7 +27,7 @@ final class JmxRules implements AutoCloseable {
     static final String LIMITER = "dev.limiter:type=Limiter";
     static final String RULES = "dev.limiter:type=Rule,*";
     private static final String[] RULE_ATTRIBUTES = {"Strategy", "Mode", "Allowed", "Rejected", "WouldReject",
-        "ActiveKeys"};
+        "ActiveKeys", "Limit", "WindowMillis", "Capacity"};
 
     private final JMXConnector connector;
     private final MBeanServerConnection server;
@@ -49,7 +49,7 @@ final class JmxRules implements AutoCloseable {
         return new JmxRules(JMXConnectorFactory.connect(new JMXServiceURL(address)));
     }
 
-    /** The rules' counters, in MBean name order; empty while the agent has registered none. */
+    /** The rules' counters; empty while the agent has registered none. */
     List<RuleRow> read() throws Exception {
         Set<ObjectName> names = server.queryNames(new ObjectName(RULES), null);
         List<RuleRow> rows = new ArrayList<>();
@@ -63,9 +63,9 @@ final class JmxRules implements AutoCloseable {
             }
             AttributeList values = server.getAttributes(name, RULE_ATTRIBUTES);
             rows.add(new RuleRow(id, text(values, "Strategy"), text(values, "Mode"), number(values, "Allowed"),
-                    number(values, "Rejected"), number(values, "WouldReject"), number(values, "ActiveKeys")));
+                    number(values, "Rejected"), number(values, "WouldReject"), number(values, "ActiveKeys"),
+                    number(values, "Limit"), number(values, "WindowMillis"), number(values, "Capacity")));
         }
-        rows.sort((a, b) -> a.id().compareTo(b.id()));
         return rows;
     }
 

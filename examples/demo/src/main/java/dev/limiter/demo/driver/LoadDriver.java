@@ -158,7 +158,8 @@ public final class LoadDriver {
             table = RuleTable.fromJmx(rules, rows);
         } else {
             lines.add("per-rule counts as the driver observed them: no limiter MBeans"
-                    + (noJmx != null ? " (" + noJmx + ")" : " in pid " + pid + " (yet)"));
+                    + (noJmx != null ? " (" + noJmx + ")" : " in pid " + pid + (elapsed < 5 ? " (yet)"
+                            : " (JMX off? see docs/jmx.md)")));
             table = RuleTable.fromObservations(rules, observed);
         }
         lines.addAll(table.lines());

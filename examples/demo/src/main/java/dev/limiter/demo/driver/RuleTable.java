@@ -23,7 +23,7 @@ final class RuleTable {
             table.add(rule.id(), row == null || row.strategy() == null ? rule.strategyName() : row.strategy(),
                     rule.key().toString(), row == null || row.mode() == null ? rule.mode().spelling() : row.mode()
                             .toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
-                    limit(rule), count(row == null ? -1 : row.allowed()), count(row == null ? -1 : row.rejected()),
+                    row == null ? limit(rule) : limit(rule, row), count(row == null ? -1 : row.allowed()), count(row == null ? -1 : row.rejected()),
                     count(row == null ? -1 : row.wouldReject()), count(row == null ? -1 : row.activeKeys()));
         }
         return table;
@@ -41,15 +41,33 @@ final class RuleTable {
         return table;
     }
 
-    /** The rule's limit in words: {@code 10/1s burst 20}, {@code 3 at once}. */
+    /** The rule's limit in words, as the rules file says it: {@code 10/1s burst 20}, {@code 3 at once}. */
     static String limit(Rule rule) {
         LimitConfig config = rule.limiter().config();
-        if (rule.limiter().strategy().releasesOnExit()) {
-            return config.limit() + " at once";
+        return limit(rule, config.limit(), config.windowMillis(), config.capacity());
+    }
+
+    /** The limit in force as the MBean reports it: it follows reloads. */
+    static String limit(Rule rule, RuleRow row) {
+        LimitConfig config = rule.limiter().config();
+        if (row.limit() < 0 || row.windowMillis() < 0) {
+            return limit(rule);
         }
-        String text = config.limit() + "/" + window(config.windowMillis());
-        if (config.capacity() != config.limit()) {
-            text += ("leaky-bucket".equals(rule.strategyName()) ? " queue " : " burst ") + config.capacity();
+        long capacity = row.capacity();
+        if (capacity < 0) {
+            boolean sameAsFile = row.limit() == config.limit() && row.windowMillis() == config.windowMillis();
+            capacity = sameAsFile ? config.capacity() : row.limit();
+        }
+        return limit(rule, row.limit(), row.windowMillis(), capacity);
+    }
+
+    private static String limit(Rule rule, long limit, long windowMillis, long capacity) {
+        if (rule.limiter().strategy().releasesOnExit()) {
+            return limit + " at once";
+        }
+        String text = limit + "/" + window(windowMillis);
+        if (capacity != limit) {
+            text += ("leaky-bucket".equals(rule.strategyName()) ? " queue " : " burst ") + capacity;
         }
         return text;
     }

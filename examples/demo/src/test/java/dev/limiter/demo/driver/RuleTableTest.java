@@ -20,8 +20,8 @@ class RuleTableTest {
 
     @Test
     void jmxRowsFollowTheFileOrderAndMissingValuesShowAsDashes() {
-        List<RuleRow> rows = List.of(new RuleRow("catalog-per-item", "fixed-window", "ENFORCE", 1234, 5, 0, 2),
-                new RuleRow("api-cap-trial", "sliding-window", "DRY_RUN", 10, 0, 7, -1));
+        List<RuleRow> rows = List.of(new RuleRow("catalog-per-item", "fixed-window", "ENFORCE", 1234, 5, 0, 2, 5,
+                1000, 5), new RuleRow("api-cap-trial", "sliding-window", "DRY_RUN", 10, 0, 7, -1, -1, -1, -1));
         List<String> lines = RuleTable.fromJmx(rules, rows).lines();
         assertThat(lines.get(0)).startsWith("rule").contains("allowed", "rejected", "would-reject", "active keys");
         assertThat(lines.get(2)).startsWith("orders-per-client").endsWith("-");
@@ -29,6 +29,17 @@ class RuleTableTest {
                 .contains("path-param:sku", "enforce", "1,234").endsWith("2"));
         assertThat(lines).anySatisfy(line -> assertThat(line).startsWith("api-cap-trial").contains("dry-run")
                 .matches(".* 7 +-"));
+    }
+
+    @Test
+    void theLimitShownIsTheOneInForceAfterALiveReload() {
+        RuleRow unchanged = new RuleRow("orders-per-client", null, null, 0, 0, 0, 0, 10, 1000, 20);
+        RuleRow reloaded = new RuleRow("orders-per-client", null, null, 0, 0, 0, 0, 30, 2000, 30);
+        RuleRow noCapacity = new RuleRow("orders-per-client", null, null, 0, 0, 0, 0, 10, 1000, -1);
+        assertThat(RuleTable.limit(rules.rule("orders-per-client"), unchanged)).isEqualTo("10/1s burst 20");
+        assertThat(RuleTable.limit(rules.rule("orders-per-client"), reloaded)).isEqualTo("30/2s");
+        assertThat(RuleTable.limit(rules.rule("orders-per-client"), noCapacity)).isEqualTo("10/1s burst 20");
+        assertThat(RuleTable.fromJmx(rules, List.of(reloaded)).lines().get(2)).contains("30/2s");
     }
 
     @Test
