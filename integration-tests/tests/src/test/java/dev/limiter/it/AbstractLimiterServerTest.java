@@ -269,7 +269,10 @@ abstract class AbstractLimiterServerTest {
             startup.write(StartupRules.invalid());
             ForkedServer unprotected = servers.track(ForkedServer.start(app(), logName("invalid-startup"),
                     List.of(Agent.option(startup.path()))));
-            unprotected.awaitOutput("startup-rules\\.yml:" + StartupRules.INVALID_LINE + ":\\d+: ", Duration.ofSeconds(10));
+            unprotected.awaitOutput("limiter \\S+ started: rules \\S*startup-rules\\.yml, invalid rules",
+                    Duration.ofSeconds(10));
+            unprotected.awaitOutput("startup-rules\\.yml:" + StartupRules.INVALID_LINE + ":\\d+: ",
+                    Duration.ofSeconds(10));
             HttpApi api = unprotected.http();
             for (int i = 0; i < 5; i++) {
                 HttpResponse<String> response = api.get("/api/items/startup");

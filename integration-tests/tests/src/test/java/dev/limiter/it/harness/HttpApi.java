@@ -54,7 +54,8 @@ public final class HttpApi {
     public long number(String pathAndQuery) {
         HttpResponse<String> response = get(pathAndQuery);
         if (response.statusCode() != 200) {
-            throw new IllegalStateException("GET " + pathAndQuery + " -> " + response.statusCode() + " " + response.body());
+            throw new IllegalStateException(
+                    "GET " + pathAndQuery + " -> " + response.statusCode() + " " + response.body());
         }
         return Long.parseLong(response.body().trim());
     }
