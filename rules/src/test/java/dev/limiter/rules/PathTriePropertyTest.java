@@ -11,7 +11,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /** The trie must agree with matching every pattern on its own, for any patterns and paths. */
-class PathTrieProperties {
+class PathTriePropertyTest {
 
     @Property(tries = 150)
     void trieAgreesWithPatternByPatternMatching(@ForAll("patterns") List<String> patterns,

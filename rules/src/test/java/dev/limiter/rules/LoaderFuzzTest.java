@@ -19,12 +19,12 @@ import net.jqwik.api.Provide;
  * The loader's one promise under hostile input: a valid rule set or a {@link RulesException}, never another
  * exception, a hang or an out-of-memory. Random text, mutations of the real example, and YAML bombs.
  */
-class LoaderFuzzProperties {
+class LoaderFuzzTest {
 
     private static final String EXAMPLE = example();
 
     private static String example() {
-        try (InputStream in = LoaderFuzzProperties.class.getResourceAsStream("/example.yml")) {
+        try (InputStream in = LoaderFuzzTest.class.getResourceAsStream("/example.yml")) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new IllegalStateException(e);
