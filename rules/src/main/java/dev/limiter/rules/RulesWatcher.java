@@ -33,6 +33,7 @@ public final class RulesWatcher implements AutoCloseable {
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Thread thread;
     private volatile WatchService watchService;
+    private volatile boolean watching;
     private volatile long checks;
 
     RulesWatcher(RuleSetHolder holder, Duration pollInterval, Duration debounce) {
@@ -57,9 +58,9 @@ public final class RulesWatcher implements AutoCloseable {
         return checks;
     }
 
-    /** True if directory events are used; false if the watcher only polls. */
+    /** True if the directory is being watched for events; false while the watcher only polls. */
     public boolean usesEvents() {
-        return watchService != null;
+        return watching;
     }
 
     /** Stops the thread and releases the watch; waits briefly for the thread to end. */
@@ -95,10 +96,8 @@ public final class RulesWatcher implements AutoCloseable {
                 if (event) {
                     debounce();
                 }
-                if (key != null && !key.isValid()) {
-                    key = register(); // the directory was replaced: watch the new one
-                } else if (key == null && watchService == null) {
-                    key = register();
+                if (key == null || !key.isValid()) {
+                    key = register(); // the directory was replaced or did not exist yet: watch it now
                 }
                 check();
             } catch (ClosedWatchServiceException e) {
@@ -132,10 +131,13 @@ public final class RulesWatcher implements AutoCloseable {
                     return null;
                 }
             }
-            return directory.register(service, StandardWatchEventKinds.ENTRY_CREATE,
+            WatchKey key = directory.register(service, StandardWatchEventKinds.ENTRY_CREATE,
                     StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_DELETE);
+            watching = true;
+            return key;
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
-            return null; // polling only
+            watching = false;
+            return null; // polling only, until the directory can be registered
         }
     }
 

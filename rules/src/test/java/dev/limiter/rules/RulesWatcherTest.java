@@ -113,6 +113,18 @@ class RulesWatcherTest {
     }
 
     @Test
+    void aDirectoryCreatedLaterIsWatchedOnceItExists() throws Exception {
+        Path file = dir.resolve("later").resolve("rules.yml");
+        watch(file);
+        await().atMost(PATIENCE).until(() -> holder.watcher().checks() > 0);
+        assertThat(holder.watcher().usesEvents()).isFalse();
+        Files.createDirectory(file.getParent());
+        Files.writeString(file, RuleSetHolderTest.rules("a", 5));
+        awaitRule("a");
+        await().atMost(PATIENCE).until(() -> holder.watcher().usesEvents());
+    }
+
+    @Test
     void closingStopsTheDaemonThread() throws Exception {
         Path file = dir.resolve("rules.yml");
         Files.writeString(file, RuleSetHolderTest.rules("a", 5));
