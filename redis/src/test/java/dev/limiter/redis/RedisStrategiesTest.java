@@ -201,9 +201,9 @@ class RedisStrategiesTest {
 
     @Test
     void permitsOfACrashedJvmExpireWithTheirLease() {
-        RedisStore crashing = RedisStore.connect(RedisSettings.of(server.uri())
+        RedisStore crashing = RedisStore.connect(RedisSettings.of(server.uri()).withTimeout(Duration.ofSeconds(2))
                 .withConcurrencyLease(Duration.ofMillis(600)));
-        RedisStore survivor = RedisStore.connect(RedisSettings.of(server.uri())
+        RedisStore survivor = RedisStore.connect(RedisSettings.of(server.uri()).withTimeout(Duration.ofSeconds(2))
                 .withConcurrencyLease(Duration.ofMillis(600)));
         try {
             LimitConfig config = LimitConfig.of(3, 1000);
@@ -228,7 +228,7 @@ class RedisStrategiesTest {
 
     @Test
     void longCallsKeepTheirPermitsPastTheLease() throws InterruptedException {
-        try (RedisStore store = RedisStore.connect(RedisSettings.of(server.uri())
+        try (RedisStore store = RedisStore.connect(RedisSettings.of(server.uri()).withTimeout(Duration.ofSeconds(2))
                 .withConcurrencyLease(Duration.ofMillis(300)))) {
             KeyedLimiter limiter = store.limiter("renew", "concurrency", LimitConfig.of(1, 1000), 10);
             long[] out = Outcome.newArray();
