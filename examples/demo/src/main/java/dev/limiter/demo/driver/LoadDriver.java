@@ -100,7 +100,8 @@ public final class LoadDriver {
         pool.shutdown();
         List<RuleRow> rows = List.of();
         try {
-            for (long next = start + REFRESH_NANOS; ; next += REFRESH_NANOS) {
+            for (long next = start + REFRESH_NANOS; ; next = Math.max(next + REFRESH_NANOS,
+                    System.nanoTime() + REFRESH_NANOS / 2)) {
                 boolean done = pool.awaitTermination(Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
                 if (!done && next >= deadline) {
                     // traffic is over: wait for the last answers, then draw the final table once
