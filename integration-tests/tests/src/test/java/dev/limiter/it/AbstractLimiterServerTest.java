@@ -77,7 +77,7 @@ abstract class AbstractLimiterServerTest {
 
     @Test
     void startupBannerNamesTheRulesFileAndTheRuleCount() {
-        server.awaitOutput("limiter \\S+ started: rules \\S*rules\\.yml, 16 rules", Duration.ofSeconds(10));
+        server.awaitOutput("limiter \\S+ started: rules \\S*rules\\.yml, 17 rules", Duration.ofSeconds(10));
     }
 
     @Test
@@ -126,6 +126,20 @@ abstract class AbstractLimiterServerTest {
             assertThat(draft(forwarded).remaining()).as(describe(forwarded)).isEqualTo(remaining);
         }
         assertRejected(http.get("/forward?to=/api/items/fwd"), "forward-once", 3600);
+    }
+
+    @Test
+    void anIncludedRequestIsCountedOnce() {
+        HttpResponse<String> direct = http.get("/api/items/inc");
+        assertThat(direct.statusCode()).as(describe(direct)).isEqualTo(200);
+        assertThat(draft(direct).remaining()).as(describe(direct)).isEqualTo(2);
+        for (long remaining = 1; remaining >= 0; remaining--) {
+            HttpResponse<String> included = http.get("/include?to=/api/items/inc");
+            assertThat(included.statusCode()).as(describe(included)).isEqualTo(200);
+            assertThat(included.body()).isEqualTo("item inc");
+            assertThat(draft(included).remaining()).as(describe(included)).isEqualTo(remaining);
+        }
+        assertRejected(http.get("/include?to=/api/items/inc"), "include-once", 3600);
     }
 
     @Test

@@ -67,6 +67,10 @@ record ScenarioRules(String trustedProxies, int reloadLimit, int keepLimit, Stri
                     match: { http: { paths: [/forward, /api/items/fwd] } }
                     limit: 4
                     window: 1h
+                  - id: include-once
+                    match: { http: { paths: [/include, /api/items/inc] } }
+                    limit: 3
+                    window: 1h
                   - id: dry
                     match: { http: { path: /api/items/dry } }
                     limit: 2

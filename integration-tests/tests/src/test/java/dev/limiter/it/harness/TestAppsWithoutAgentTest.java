@@ -38,8 +38,9 @@ class TestAppsWithoutAgentTest {
         long filterRuns = http.number("/app/filter-count");
         assertThat(http.get("/forward").body()).isEqualTo("hello");
         assertThat(http.get("/forward?to=/api/items/7").body()).isEqualTo("item 7");
+        assertThat(http.get("/include?to=/api/items/8").body()).isEqualTo("item 8");
         assertThat(http.number("/app/filter-count")).as("the app filter runs once per request, not per forward")
-                .isEqualTo(filterRuns + 2);
+                .isEqualTo(filterRuns + 3);
 
         HttpResponse<String> boom = http.get("/boom");
         assertThat(boom.statusCode()).isEqualTo(500);
@@ -57,7 +58,7 @@ class TestAppsWithoutAgentTest {
         http.get("/app/release?name=g");
         assertThat(held.join().statusCode()).isEqualTo(200);
         assertThat(held2.join().body()).isEqualTo("done");
-        assertThat(http.number("/app/filter-count")).as("/app/ controls are not counted").isEqualTo(filterRuns + 10);
+        assertThat(http.number("/app/filter-count")).as("/app/ controls are not counted").isEqualTo(filterRuns + 11);
 
         server.close();
         assertThat(server.isAlive()).isFalse();

@@ -1,5 +1,6 @@
 package dev.limiter.it.app;
 
+import javax.servlet.RequestDispatcher;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
@@ -16,7 +17,7 @@ public final class ApiServlet extends HttpServlet {
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        String info = request.getPathInfo() == null ? "" : request.getPathInfo();
+        String info = pathInfo(request);
         if (info.equals("/hello")) {
             Responses.text(response, 200, "hello");
         } else if (info.startsWith(ITEMS) && info.length() > ITEMS.length()) {
@@ -26,5 +27,12 @@ public final class ApiServlet extends HttpServlet {
         } else {
             Responses.text(response, 404, "no such api: " + info);
         }
+    }
+
+    /** The path info of this servlet's own target, also when it is included (the request keeps the outer one). */
+    private static String pathInfo(HttpServletRequest request) {
+        Object included = request.getAttribute(RequestDispatcher.INCLUDE_PATH_INFO);
+        String info = included != null ? included.toString() : request.getPathInfo();
+        return info == null ? "" : info;
     }
 }

@@ -1,5 +1,6 @@
 package dev.limiter.it.app;
 
+import javax.servlet.RequestDispatcher;
 import javax.servlet.ServletException;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
@@ -7,8 +8,9 @@ import javax.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
 /**
- * {@code /forward[?to=PATH]} forwards (default to {@code /api/hello}). A forward is a second trip through the
- * servlet machinery of the same request, and the limiter must count the request once.
+ * {@code /forward[?to=PATH]} forwards and {@code /include[?to=PATH]} includes (default target {@code /api/hello}).
+ * Either is a second trip through the servlet machinery of the same request, and the limiter must count the
+ * request once.
  */
 public final class ForwardServlet extends HttpServlet {
 
@@ -16,6 +18,11 @@ public final class ForwardServlet extends HttpServlet {
     protected void doGet(HttpServletRequest request, HttpServletResponse response)
             throws ServletException, IOException {
         String target = request.getParameter("to");
-        request.getRequestDispatcher(target == null ? "/api/hello" : target).forward(request, response);
+        RequestDispatcher dispatcher = request.getRequestDispatcher(target == null ? "/api/hello" : target);
+        if (request.getServletPath().equals("/include")) {
+            dispatcher.include(request, response);
+        } else {
+            dispatcher.forward(request, response);
+        }
     }
 }

@@ -27,7 +27,7 @@ public final class Endpoints {
         registry.filter("app-filter", new AppFilter(), "/*");
         registry.servlet("api", new ApiServlet(), "/api/*");
         registry.servlet("slow", new SlowServlet(), "/slow", "/reports/*");
-        registry.servlet("forward", new ForwardServlet(), "/forward");
+        registry.servlet("forward", new ForwardServlet(), "/forward", "/include");
         registry.servlet("boom", new BoomServlet(), "/boom");
         registry.servlet("async", new AsyncServlet(), "/async/*");
         registry.servlet("error", new ErrorPageServlet(), "/error");
