@@ -47,10 +47,6 @@ final class Fields {
         return map;
     }
 
-    String where() {
-        return where;
-    }
-
     boolean has(String key) {
         return map.entry(key) != null;
     }

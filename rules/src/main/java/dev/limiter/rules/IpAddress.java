@@ -44,7 +44,7 @@ final class IpAddress {
             end = percent;
         }
         if (end - start < 2 || end - start > 45) {
-            return want == VALID ? 0 : 0;
+            return 0;
         }
         if (isV4(s, start, end)) {
             long v4 = parseV4(s, start, end);

@@ -16,10 +16,6 @@ final class Problems {
         this.file = file;
     }
 
-    String file() {
-        return file;
-    }
-
     void add(int line, int column, String message) {
         errors.add(new RulesError(file, line, column, message));
     }
@@ -30,10 +26,6 @@ final class Problems {
 
     void add(YamlNode.YamlEntry at, String message) {
         add(at.line(), at.column(), message);
-    }
-
-    boolean any() {
-        return !errors.isEmpty();
     }
 
     int count() {
