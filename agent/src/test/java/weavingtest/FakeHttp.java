@@ -26,6 +26,8 @@ public final class FakeHttp {
     public String servletPath = "";
     public String pathInfo;
     public String remoteAddr = "10.0.0.1";
+    public boolean asyncStarted;
+    public final java.util.List<Object> asyncListeners = new java.util.ArrayList<>();
 
     public FakeHttp(String pkg, String path) {
         this.pathInfo = path;
@@ -34,6 +36,15 @@ public final class FakeHttp {
             Class<?> req = Class.forName(pkg + ".http.HttpServletRequest");
             Class<?> res = Class.forName(pkg + ".http.HttpServletResponse");
             Object stream = pkg.equals("jakarta.servlet") ? new JakartaOut(body) : new JavaxOut(body);
+            Class<?> ctx = Class.forName(pkg + ".AsyncContext");
+            Object asyncContext = Proxy.newProxyInstance(loader, new Class<?>[] {ctx}, (proxy, m, args) ->
+                    switch (m.getName()) {
+                        case "addListener" -> asyncListeners.add(args[0]) ? null : null;
+                        case "hashCode" -> System.identityHashCode(proxy);
+                        case "equals" -> proxy == args[0];
+                        case "toString" -> "FakeAsyncContext";
+                        default -> throw new UnsupportedOperationException(m.getName());
+                    });
             request = Proxy.newProxyInstance(loader, new Class<?>[] {req}, (proxy, m, args) -> switch (m.getName()) {
                 case "getMethod" -> method;
                 case "getServletPath" -> servletPath;
@@ -51,6 +62,13 @@ public final class FakeHttp {
                 case "getAttribute" -> attributes.get((String) args[0]);
                 case "setAttribute" -> attributes.put((String) args[0], args[1]) == null ? null : null;
                 case "getDispatcherType" -> null;
+                case "isAsyncStarted" -> asyncStarted;
+                case "getAsyncContext" -> {
+                    if (!asyncStarted) {
+                        throw new IllegalStateException("not async");
+                    }
+                    yield asyncContext;
+                }
                 case "hashCode" -> System.identityHashCode(proxy);
                 case "equals" -> proxy == args[0];
                 case "toString" -> "FakeRequest";

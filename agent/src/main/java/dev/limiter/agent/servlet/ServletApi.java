@@ -51,12 +51,18 @@ final class ServletApi {
     private final MethodHandle setHeader;
     private final MethodHandle setContentType;
     private final MethodHandle getOutputStream;
+    private final MethodHandle isAsyncStarted;
+    private final MethodHandle getAsyncContext;
+    private final MethodHandle addAsyncListener;
+    private final Class<?> asyncListenerType;
 
     private ServletApi() {
         supported = false;
         getMethod = getServletPath = getPathInfo = getHeader = getHeaders = getParameter = getRemoteAddr = null;
         getUserPrincipal = getAttribute = setAttribute = null;
         isCommitted = setStatus = setHeader = setContentType = getOutputStream = null;
+        isAsyncStarted = getAsyncContext = addAsyncListener = null;
+        asyncListenerType = null;
     }
 
     private ServletApi(Class<?> req, Class<?> res) throws ReflectiveOperationException {
@@ -84,6 +90,29 @@ final class ServletApi {
                 MethodType.methodType(void.class, Object.class, String.class));
         getOutputStream = virtual(lookup, res, "getOutputStream",
                 MethodType.methodType(OutputStream.class, Object.class));
+        MethodHandle started = null;
+        MethodHandle context = null;
+        MethodHandle listen = null;
+        Class<?> listenerType = null;
+        try {
+            String pkg = req.getName().substring(0, req.getName().indexOf(".http."));
+            Class<?> asyncContext = Class.forName(pkg + ".AsyncContext", false, req.getClassLoader());
+            listenerType = Class.forName(pkg + ".AsyncListener", false, req.getClassLoader());
+            started = virtual(lookup, req, "isAsyncStarted", MethodType.methodType(boolean.class, Object.class));
+            context = lookup.unreflect(req.getMethod("getAsyncContext"))
+                    .asType(MethodType.methodType(Object.class, Object.class));
+            listen = lookup.unreflect(asyncContext.getMethod("addListener", listenerType))
+                    .asType(MethodType.methodType(void.class, Object.class, Object.class));
+        } catch (ReflectiveOperationException | LinkageError servlet25) {
+            started = null;
+            context = null;
+            listen = null;
+            listenerType = null;
+        }
+        isAsyncStarted = started;
+        getAsyncContext = context;
+        addAsyncListener = listen;
+        asyncListenerType = listenerType;
     }
 
     /** The accessors for {@code request}'s class; {@link #UNSUPPORTED} for non-HTTP requests. */
@@ -191,6 +220,22 @@ final class ServletApi {
 
     void contentType(Object response, String type) throws Throwable {
         setContentType.invokeExact(response, type);
+    }
+
+    /** True if the servlet called {@code startAsync} and the request goes on after this dispatch returns. */
+    boolean asyncStarted(Object request) throws Throwable {
+        return isAsyncStarted != null && (boolean) isAsyncStarted.invokeExact(request);
+    }
+
+    /**
+     * Registers {@code handler} as an {@code AsyncListener} of the request's async context: a JDK proxy of the
+     * API's own listener interface, so no class of ours has to be visible to the application's loader.
+     */
+    void addAsyncListener(Object request, java.lang.reflect.InvocationHandler handler) throws Throwable {
+        Object listener = java.lang.reflect.Proxy.newProxyInstance(asyncListenerType.getClassLoader(),
+                new Class<?>[] {asyncListenerType}, handler);
+        Object context = (Object) getAsyncContext.invokeExact(request);
+        addAsyncListener.invokeExact(context, listener);
     }
 
     OutputStream body(Object response) throws Throwable {

@@ -143,12 +143,33 @@ public final class ServletLimiter implements BridgeDelegate {
         return false;
     }
 
+    /**
+     * Gives back concurrency permits when the request ends. If the servlet started async processing, the
+     * request ends later, on another thread: the permits move to an {@link AsyncRelease} listening on the
+     * request's async context. If that cannot be arranged, they are released now (never leaked).
+     */
     @Override
     public void onRequestEnd(RequestFrame frame) {
         Object scratch = frame.scratch();
-        if (scratch instanceof RequestScratch s && s.held > 0) {
-            s.releaseAll();
+        if (!(scratch instanceof RequestScratch s) || s.held == 0) {
+            return;
         }
+        Object request = frame.request();
+        ServletApi api = ServletApi.of(request);
+        AsyncRelease async = null;
+        try {
+            if (api.supported && api.asyncStarted(request)) {
+                async = AsyncRelease.takeFrom(s, api, request);
+                api.addAsyncListener(request, async);
+                return;
+            }
+        } catch (Throwable t) {
+            log.warn("limiter: cannot wait for the end of an async request; its permits are released now", t);
+            if (async != null) {
+                async.release();
+            }
+        }
+        s.releaseAll();
     }
 
     private static RequestScratch scratch(RequestFrame frame) {

@@ -150,6 +150,47 @@ class ServletLimiterTest {
     }
 
     @Test
+    void anAsyncRequestHoldsItsConcurrencyPermitUntilItCompletes() throws Exception {
+        rules("""
+                rules:
+                  - id: busy
+                    match: { http: { path: /busy } }
+                    strategy: concurrency
+                    limit: 1
+                """);
+        FakeHttp async = get("/busy");
+        try {
+            assertThat(LimiterBridge.servletEnter(async.request, async.response)).isFalse();
+            async.asyncStarted = true; // the servlet called startAsync; its first dispatch returns now
+        } finally {
+            LimiterBridge.servletExit();
+        }
+        assertThat(async.asyncListeners).hasSize(1);
+        assertThat(call(get("/busy"))).as("still in flight").isTrue();
+
+        jakarta.servlet.AsyncListener listener = (jakarta.servlet.AsyncListener) async.asyncListeners.get(0);
+        listener.onComplete(null);
+        assertThat(call(get("/busy"))).as("released when the async request completed").isFalse();
+        listener.onTimeout(null);
+        listener.onComplete(null);
+        FakeHttp next = get("/busy");
+        assertThat(LimiterBridge.servletEnter(next.request, next.response)).isFalse();
+        try {
+            assertThat(onOtherThread(get("/busy"))).as("released once only, not once per callback").isTrue();
+        } finally {
+            LimiterBridge.servletExit();
+        }
+    }
+
+    private static boolean onOtherThread(FakeHttp http) throws InterruptedException {
+        boolean[] rejected = new boolean[1];
+        Thread other = new Thread(() -> rejected[0] = call(http));
+        other.start();
+        other.join();
+        return rejected[0];
+    }
+
+    @Test
     void aRequestAlreadyCountedIsNotCountedAgainOnARedispatch() throws Exception {
         rules("""
                 rules:

@@ -1,0 +1,88 @@
+package dev.limiter.agent.servlet;
+
+import dev.limiter.core.KeyedLimiter;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Gives back the concurrency permits of an asynchronous request when it really ends, not when its first
+ * dispatch returns ({@code startAsync}): it is the {@code AsyncListener} (through a JDK proxy of the API's own
+ * interface) of the request's async context.
+ *
+ * <p>Released once, on the first of {@code onComplete}, {@code onError} or {@code onTimeout}: releasing a little
+ * early on an error or timeout is better than leaking a permit forever if a container skipped
+ * {@code onComplete}. When the application starts async again, the listener re-registers itself, as the
+ * servlet specification requires. Only async requests that hold permits pay for this object.
+ */
+final class AsyncRelease implements InvocationHandler {
+
+    private final KeyedLimiter[] limiters;
+    private final String[] keys;
+    private final ServletApi api;
+    private final Object request;
+    private final AtomicBoolean released = new AtomicBoolean();
+
+    private AsyncRelease(KeyedLimiter[] limiters, String[] keys, ServletApi api, Object request) {
+        this.limiters = limiters;
+        this.keys = keys;
+        this.api = api;
+        this.request = request;
+    }
+
+    /** Takes over the permits held in {@code scratch} (which is left holding none). */
+    static AsyncRelease takeFrom(RequestScratch scratch, ServletApi api, Object request) {
+        AsyncRelease release = new AsyncRelease(Arrays.copyOf(scratch.heldLimiters, scratch.held),
+                Arrays.copyOf(scratch.heldKeys, scratch.held), api, request);
+        for (int i = 0; i < scratch.held; i++) {
+            scratch.heldLimiters[i] = null;
+            scratch.heldKeys[i] = null;
+        }
+        scratch.held = 0;
+        return release;
+    }
+
+    /** Gives the permits back, once; never throws. */
+    void release() {
+        if (!released.compareAndSet(false, true)) {
+            return;
+        }
+        for (int i = 0; i < limiters.length; i++) {
+            try {
+                limiters[i].release(keys[i]);
+            } catch (Throwable ignored) {
+                // one failing release must not keep the others
+            }
+        }
+    }
+
+    boolean isReleased() {
+        return released.get();
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        switch (method.getName()) {
+            case "onComplete", "onError", "onTimeout" -> release();
+            case "onStartAsync" -> {
+                if (!released.get()) {
+                    api.addAsyncListener(request, this);
+                }
+            }
+            case "hashCode" -> {
+                return System.identityHashCode(proxy);
+            }
+            case "equals" -> {
+                return proxy == args[0];
+            }
+            case "toString" -> {
+                return "limiter permits of an async request";
+            }
+            default -> {
+                // nothing else to do
+            }
+        }
+        return null;
+    }
+}
