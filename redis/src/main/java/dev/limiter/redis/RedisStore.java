@@ -4,6 +4,7 @@ import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.Strategies;
+import java.lang.ref.WeakReference;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +52,11 @@ public final class RedisStore implements AutoCloseable {
     private final Circuit circuit = new Circuit();
     private final RedisStoreStats stats;
     private final ScheduledExecutorService timer;
-    private final List<RedisKeyedLimiter> limiters = new CopyOnWriteArrayList<>();
+    /**
+     * Limiters to maintain (lease renewals, queued releases), weakly: a rule reloaded with another strategy gets a
+     * new limiter, and the old one drops out of here once nothing (no rule, no call in flight) refers to it.
+     */
+    private final List<WeakReference<RedisKeyedLimiter>> limiters = new CopyOnWriteArrayList<>();
     private volatile UnifiedJedis client;
     private volatile boolean closed;
 
@@ -100,7 +105,7 @@ public final class RedisStore implements AutoCloseable {
             throw new IllegalArgumentException("unknown strategy '" + strategyName + "'; known: " + Strategies.names());
         }
         RedisKeyedLimiter limiter = new RedisKeyedLimiter(this, ruleId, strategy, config, maxKeys);
-        limiters.add(limiter);
+        limiters.add(new WeakReference<>(limiter));
         return limiter;
     }
 
@@ -306,7 +311,12 @@ public final class RedisStore implements AutoCloseable {
         if (closed) {
             return;
         }
-        for (RedisKeyedLimiter limiter : limiters) {
+        limiters.removeIf(ref -> ref.get() == null);
+        for (WeakReference<RedisKeyedLimiter> ref : limiters) {
+            RedisKeyedLimiter limiter = ref.get();
+            if (limiter == null) {
+                continue;
+            }
             try {
                 limiter.maintain();
             } catch (RuntimeException e) {

@@ -108,8 +108,18 @@ class RedisFailureTest {
                 // shared again: the restarted (empty) server counts both stores' checks in one budget
                 KeyedLimiter x = a.limiter("after-restart", "fixed-window", LimitConfig.of(50, LONG_WINDOW), 10);
                 KeyedLimiter y = b.limiter("after-restart", "fixed-window", LimitConfig.of(50, LONG_WINDOW), 10);
-                assertThat(Contention.hammer(List.of(x, y), 3, 30, "shared")).isEqualTo(50);
-                assertThat(a.stats().getScriptReloads()).isPositive(); // the new server had no scripts
+                // exact unless a check times out on this loaded machine (100 ms) and falls back to the local
+                // limits, as it should: so: eventually one round on a fresh key is decided by Redis alone, exactly
+                java.util.concurrent.atomic.AtomicInteger round = new java.util.concurrent.atomic.AtomicInteger();
+                await().atMost(Duration.ofSeconds(20)).until(() -> {
+                    long fallbacksBefore = a.stats().getFallbacks() + b.stats().getFallbacks();
+                    int admitted = Contention.hammer(List.of(x, y), 3, 30, "shared-" + round.incrementAndGet());
+                    boolean byRedis = a.stats().getFallbacks() + b.stats().getFallbacks() == fallbacksBefore;
+                    assertThat(byRedis ? admitted : 50).isEqualTo(50);
+                    return byRedis;
+                });
+                // the new server had no scripts: whichever store reached it first loaded them
+                assertThat(a.stats().getScriptReloads() + b.stats().getScriptReloads()).isPositive();
             }
         }
     }
