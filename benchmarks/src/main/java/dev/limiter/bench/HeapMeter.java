@@ -12,12 +12,16 @@ import java.util.List;
  * so "used" is exact, but only if the collector may not leave dead objects in place: by default Serial's
  * mark-compact keeps up to 5 % of the old generation as uncompacted dead space and compacts fully only every
  * fourth time, so the previous measurement's objects would still count for a collection or three (seen here as
- * negative sizes). {@code MarkSweepDeadRatio=0} forbids that. Readings are repeated until two agree because the
- * first collections of a fresh JVM still free start-up objects (a couple of MB).
+ * negative sizes). {@code MarkSweepDeadRatio=0} forbids that, and {@code SoftRefLRUPolicyMSPerMB=0} makes every
+ * collection clear soft references, so a JDK cache is not dropped between the two readings. {@code -UseTLAB}:
+ * "used" counts a thread's whole allocation buffer, whose size adapts to the allocation rate, so the reading
+ * after a million allocations would include a bigger buffer than the one before (about 1 MB). Readings are
+ * repeated until two agree because the first collections of a fresh JVM still free start-up objects.
  */
 final class HeapMeter {
 
-    static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-XX:MarkSweepDeadRatio=0");
+    static final List<String> JVM_FLAGS =
+            List.of("-XX:+UseSerialGC", "-XX:MarkSweepDeadRatio=0", "-XX:SoftRefLRUPolicyMSPerMB=0", "-XX:-UseTLAB");
 
     private static final int MAX_COLLECTIONS = 20;
 

@@ -25,8 +25,8 @@ import java.util.function.IntFunction;
  * reachable, and divides the live-heap growth by N. A JMH-free main because the question is a size, not a speed;
  * JOL would give the same number per object but is not among the artifacts known to resolve here.
  *
- * <p>Usage: {@code java -XX:+UseSerialGC -XX:MarkSweepDeadRatio=0 -Xmx3g -cp benchmarks.jar
- * dev.limiter.bench.MemoryPerKey out.tsv [N]} (the flags are required, see {@link HeapMeter}). Writes one
+ * <p>Usage: {@code java <HeapMeter.JVM_FLAGS> -Xmx3g -cp benchmarks.jar dev.limiter.bench.MemoryPerKey out.tsv [N]}
+ * (scripts/bench-core passes them; {@link HeapMeter} explains each and refuses to run without them). Writes one
  * {@code name<TAB>bytes-per-key} line per subject. "ours-bucket" is the state a strategy keeps per key;
  * "ours-keyed" adds what {@link LocalKeyedLimiter} spends to find it (map entry and bookkeeping), with the key
  * strings themselves allocated before the first reading and so not counted.
