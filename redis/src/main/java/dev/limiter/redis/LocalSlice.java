@@ -84,8 +84,4 @@ final class LocalSlice {
     long resetEpochMillis() {
         return resetEpochMillis;
     }
-
-    long permits() {
-        return permits.get();
-    }
 }

@@ -44,10 +44,6 @@ final class LuaScript {
         return sha;
     }
 
-    String shaHex() {
-        return new String(sha, StandardCharsets.US_ASCII);
-    }
-
     private static LuaScript load(String resource) {
         try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
             if (in == null) {

@@ -263,12 +263,6 @@ final class RedisKeyedLimiter implements KeyedLimiter {
         }
     }
 
-    /** Calls in flight this JVM holds on Redis for {@code key} (tests, diagnostics). */
-    int heldOnRedis(String key) {
-        AtomicInteger count = held.get(key);
-        return count == null ? 0 : count.get();
-    }
-
     byte[] redisKey(String key) {
         return (keyHead + key + "}").getBytes(StandardCharsets.UTF_8);
     }
