@@ -181,7 +181,7 @@ def main():
     w("")
     w("Limit 1,000,000,000 per second for everyone (for the sliding window, whose counters hold at most")
     w("2,097,151 per window: 2,000,000 per 2 ms, the same rate), so every measured call is admitted: each")
-    w("benchmark counts the calls that were not and fails the iteration if more than 1 in 10,000 were.")
+    w("benchmark counts the calls that were not and fails the iteration if more than 1 % were.")
     w("")
     w("| benchmark | 1 thread: median ns/op | mean ± err | B/op | 2 threads: median ns/op | mean ± err | B/op |")
     w("|---|---:|---:|---:|---:|---:|---:|")

@@ -8,7 +8,7 @@ import java.time.Duration;
  *
  * <p>The "allowed" limit is far above what one hot key can be asked for in a benchmark (a billion a second
  * against tens of millions of calls), so every measured call takes the allowed path; each benchmark counts
- * the calls that did not and fails the iteration beyond a stray few ({@link CallerThread}). The "exhausted"
+ * the calls that did not and fails the iteration beyond 1 % of them ({@link CallerThread}). The "exhausted"
  * limit admits one call a day, which setup consumes, so every measured call takes the rejected path.
  */
 final class SameLimits {
