@@ -12,7 +12,9 @@ import java.nio.file.Path;
 public enum TestApp {
     TOMCAT11_JAKARTA("tomcat11-jakarta", "dev.limiter.it.app.tomcat11.Tomcat11App"),
     JETTY12_JAKARTA("jetty12-jakarta", "dev.limiter.it.app.jetty12.Jetty12App"),
-    JETTY9_JAVAX("jetty9-javax", "dev.limiter.it.app.jetty9.Jetty9App");
+    JETTY9_JAVAX("jetty9-javax", "dev.limiter.it.app.jetty9.Jetty9App"),
+    TOMCAT10_JAKARTA("tomcat10-jakarta", "dev.limiter.it.app.tomcat10.Tomcat10App"),
+    TOMCAT9_JAVAX("tomcat9-javax", "dev.limiter.it.app.tomcat9.Tomcat9App");
 
     private final String module;
     private final String mainClass;
