@@ -169,6 +169,11 @@ public final class Rule {
         return state.maxKeys;
     }
 
+    /** Where the rule's state lives: {@link StoreSpec#LOCAL} or the file's Redis store. */
+    public StoreSpec store() {
+        return state.store;
+    }
+
     /** The strategy name as resolved ({@code token-bucket}, or a custom SPI name). */
     public String strategyName() {
         return state.strategyName;

@@ -24,6 +24,7 @@ public final class RuleSetHolder implements AutoCloseable {
 
     private final Path file;
     private final Clock clock;
+    private final LimiterFactory factory;
     private final List<ReloadListener> listeners = new CopyOnWriteArrayList<>();
     private volatile RuleSet current = RuleSet.empty();
     private volatile FileFingerprint loaded = FileFingerprint.MISSING;
@@ -34,9 +35,10 @@ public final class RuleSetHolder implements AutoCloseable {
     private volatile RulesException lastError;
     private RulesWatcher watcher;
 
-    private RuleSetHolder(Path file, Clock clock) {
+    private RuleSetHolder(Path file, Clock clock, LimiterFactory factory) {
         this.file = file;
         this.clock = clock;
+        this.factory = factory == null ? LimiterFactory.LOCAL : factory;
     }
 
     /**
@@ -49,7 +51,15 @@ public final class RuleSetHolder implements AutoCloseable {
 
     /** Like {@link #open(Path)} with limiters reading {@code clock} (tests). */
     public static RuleSetHolder open(Path file, Clock clock) {
-        RuleSetHolder holder = new RuleSetHolder(file, clock);
+        return open(file, clock, LimiterFactory.LOCAL);
+    }
+
+    /**
+     * Like {@link #open(Path, Clock)}, with every new limiter (start-up and reloads) made by {@code factory}:
+     * how the agent puts {@code store: redis} rules in Redis.
+     */
+    public static RuleSetHolder open(Path file, Clock clock, LimiterFactory factory) {
+        RuleSetHolder holder = new RuleSetHolder(file, clock, factory);
         holder.load(false);
         return holder;
     }
@@ -79,7 +89,7 @@ public final class RuleSetHolder implements AutoCloseable {
         RuleSet previous = current;
         RuleSet next;
         try {
-            next = RuleSetLoader.load(file, previous, clock);
+            next = RuleSetLoader.load(file, previous, clock, factory);
         } catch (RulesException e) {
             loaded = fingerprint;
             lastError = e;

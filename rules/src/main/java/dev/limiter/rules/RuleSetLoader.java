@@ -35,11 +35,21 @@ public final class RuleSetLoader {
      * @throws RulesException every problem of the file, or why it could not be read
      */
     public static RuleSet load(Path file, RuleSet previous, Clock clock) {
+        return load(file, previous, clock, LimiterFactory.LOCAL);
+    }
+
+    /**
+     * Loads {@code file}, giving rules that need a new limiter one from {@code factory} (the agent's puts
+     * {@code store: redis} rules in Redis; null means {@link LimiterFactory#LOCAL}).
+     *
+     * @throws RulesException every problem of the file, or why it could not be read
+     */
+    public static RuleSet load(Path file, RuleSet previous, Clock clock, LimiterFactory factory) {
         String name = file.getFileName() == null ? file.toString() : file.getFileName().toString();
         Problems problems = new Problems(name);
         String text = read(file, problems);
         problems.throwIfAny();
-        return parse(text, name, file, previous, clock, problems);
+        return parse(text, name, file, previous, clock, problems, factory);
     }
 
     /**
@@ -48,16 +58,22 @@ public final class RuleSetLoader {
      * @throws RulesException every problem found
      */
     public static RuleSet parse(String text, String fileName, RuleSet previous, Clock clock) {
-        return parse(text, fileName, null, previous, clock, new Problems(fileName));
+        return parse(text, fileName, null, previous, clock, new Problems(fileName), LimiterFactory.LOCAL);
+    }
+
+    /** Like {@link #parse(String, String, RuleSet, Clock)} with limiters from {@code factory}. */
+    public static RuleSet parse(String text, String fileName, RuleSet previous, Clock clock,
+            LimiterFactory factory) {
+        return parse(text, fileName, null, previous, clock, new Problems(fileName), factory);
     }
 
     private static RuleSet parse(String text, String fileName, Path source, RuleSet previous, Clock clock,
-            Problems problems) {
+            Problems problems, LimiterFactory factory) {
         try {
             YamlNode root = YamlTreeReader.read(text, problems);
             problems.throwIfAny();
             return RulesCompiler.compile(root, source, previous == null ? RuleSet.empty() : previous, clock,
-                    problems);
+                    problems, factory);
         } catch (RulesException e) {
             throw e;
         } catch (RuntimeException | StackOverflowError e) {

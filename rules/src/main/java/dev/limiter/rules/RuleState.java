@@ -16,10 +16,12 @@ final class RuleState {
     final RuleStats stats;
     final String strategyName;
     final int maxKeys;
+    final StoreSpec store;
     private volatile Mode modeOverride;
 
-    RuleState(KeyedLimiter limiter, RuleStats stats, String strategyName, int maxKeys) {
+    RuleState(KeyedLimiter limiter, RuleStats stats, String strategyName, int maxKeys, StoreSpec store) {
         this.limiter = limiter;
+        this.store = store;
         this.stats = stats;
         this.strategyName = strategyName;
         this.maxKeys = maxKeys;

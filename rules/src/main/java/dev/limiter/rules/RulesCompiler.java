@@ -5,7 +5,6 @@ import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.Strategies;
-import dev.limiter.core.store.LocalKeyedLimiter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,29 +32,35 @@ final class RulesCompiler {
     private static final String[] RULE_KEYS = {"id", "match", "key", "limit", "window", "strategy", "capacity",
         "mode", "on-error", "max-keys", "throw", "store"};
     private static final String[] NO_CAPACITY = {"fixed-window", "sliding-window", "concurrency"};
+    /** Strategies the Redis store has a script for (custom SPI strategies run locally only). */
+    private static final String[] REDIS_STRATEGIES = {"fixed-window", "sliding-window", "token-bucket",
+        "leaky-bucket", "concurrency"};
 
     private final Problems problems;
     private final Clock clock;
+    private final LimiterFactory factory;
 
     /** A rule that passed validation, before it gets live state. */
     private record Draft(String id, Rule.Target target, List<String> paths, PathPattern[] patterns, int methodBits,
             List<String> httpMethods, NameGlob classGlob, NameGlob methodGlob, KeySpec key,
             RateLimitStrategy strategy, LimitConfig config, int maxKeys, Mode mode, OnError onError,
-            String throwClass) {
+            String throwClass, StoreSpec store) {
     }
 
     /** What {@code defaults:} gives every rule. */
     private record Defaults(String strategy, int maxKeys, OnError onError, Mode mode) {
     }
 
-    private RulesCompiler(Problems problems, Clock clock) {
+    private RulesCompiler(Problems problems, Clock clock, LimiterFactory factory) {
         this.problems = problems;
         this.clock = clock;
+        this.factory = factory == null ? LimiterFactory.LOCAL : factory;
     }
 
     /** Compiles a parsed file or throws every problem found. */
-    static RuleSet compile(YamlNode root, Path source, RuleSet previous, Clock clock, Problems problems) {
-        return new RulesCompiler(problems, clock).compile(root, source, previous);
+    static RuleSet compile(YamlNode root, Path source, RuleSet previous, Clock clock, Problems problems,
+            LimiterFactory factory) {
+        return new RulesCompiler(problems, clock, factory).compile(root, source, previous);
     }
 
     private RuleSet compile(YamlNode root, Path source, RuleSet previous) {
@@ -64,14 +69,12 @@ final class RulesCompiler {
             problems.throwIfAny();
         }
         version(top);
-        if (top.has("store")) {
-            notYet(top.node().entry("store"), "store");
-        }
+        StoreSpec store = StoreSection.read(top.get("store"), problems);
         boolean watch = reload(top);
         ResponseSpec response = response(top);
         ClientIpResolver clientIp = clientIp(top);
         Defaults defaults = defaults(top);
-        List<Draft> drafts = rules(top, defaults);
+        List<Draft> drafts = rules(top, defaults, store);
         problems.throwIfAny();
         List<Rule> rules = new ArrayList<>(drafts.size());
         for (int i = 0; i < drafts.size(); i++) {
@@ -90,10 +93,6 @@ final class RulesCompiler {
             problems.add(value, "unsupported version '" + Fields.shorten(value.text() == null ? value.kind()
                     .description() : value.text()) + "': this limiter reads version " + SUPPORTED_VERSION);
         }
-    }
-
-    private void notYet(YamlNode.YamlEntry entry, String what) {
-        problems.add(entry, "'" + what + "' is not supported yet (shared state in Redis is planned); remove it");
     }
 
     private boolean reload(Fields top) {
@@ -221,7 +220,7 @@ final class RulesCompiler {
         return strategy;
     }
 
-    private List<Draft> rules(Fields top, Defaults defaults) {
+    private List<Draft> rules(Fields top, Defaults defaults, StoreSpec store) {
         List<Draft> drafts = new ArrayList<>();
         if (!top.has("rules")) {
             problems.add(top.node(), "the rules file has no 'rules' list (write 'rules: []' for none)");
@@ -234,7 +233,7 @@ final class RulesCompiler {
         }
         Map<String, YamlNode> ids = new HashMap<>();
         for (YamlNode item : list.items()) {
-            Draft draft = rule(item, defaults, ids);
+            Draft draft = rule(item, defaults, ids, store);
             if (draft != null) {
                 drafts.add(draft);
             }
@@ -242,7 +241,7 @@ final class RulesCompiler {
         return drafts;
     }
 
-    private Draft rule(YamlNode node, Defaults defaults, Map<String, YamlNode> ids) {
+    private Draft rule(YamlNode node, Defaults defaults, Map<String, YamlNode> ids, StoreSpec fileStore) {
         int before = problems.count();
         String label = node.is(YamlNode.Kind.MAP) && node.get("id") != null
                 && node.get("id").is(YamlNode.Kind.STRING) ? "rule '" + Fields.shorten(node.get("id").text()) + "'"
@@ -263,8 +262,16 @@ final class RulesCompiler {
                 ids.put(id, rule.get("id"));
             }
         }
+        StoreSpec store = fileStore;
         if (rule.has("store")) {
-            notYet(rule.node().entry("store"), "store");
+            String which = rule.choice("store", StoreSpec.TYPE_REDIS, StoreSpec.TYPE_LOCAL);
+            if (StoreSpec.TYPE_LOCAL.equals(which)) {
+                store = StoreSpec.LOCAL;
+            } else if (StoreSpec.TYPE_REDIS.equals(which) && !fileStore.isRedis()) {
+                problems.add(rule.get("store"), "store: redis needs a top-level 'store:' section with"
+                        + " 'type: redis' and its 'uri'");
+                store = null;
+            }
         }
         // match
         MatchCompiler.Match match = null;
@@ -332,6 +339,12 @@ final class RulesCompiler {
                         + " are error responses)");
             }
         }
+        if (store != null && store.isRedis() && strategy != null
+                && !java.util.Arrays.asList(REDIS_STRATEGIES).contains(strategy.name())) {
+            problems.add(rule.has("store") ? rule.get("store") : rule.has("strategy") ? rule.get("strategy")
+                    : rule.node(), "strategy '" + Fields.shorten(strategy.name()) + "' has no Redis script:"
+                    + " custom strategies need 'store: local'");
+        }
         KeySpec key = key(rule, match);
         LimitConfig config = null;
         if (limit != null && window != null && strategy != null) {
@@ -348,13 +361,13 @@ final class RulesCompiler {
             }
         }
         if (problems.count() > before || match == null || config == null || key == null || id == null
-                || maxKeys == null) {
+                || maxKeys == null || store == null) {
             return null;
         }
         return new Draft(id, match.target, match.paths, match.patterns, match.methodBits, match.httpMethods,
                 match.classGlob, match.methodGlob, key, strategy, config, maxKeys,
                 modeText == null ? defaults.mode() : Mode.bySpelling(modeText),
-                onErrorText == null ? defaults.onError() : OnError.bySpelling(onErrorText), throwClass);
+                onErrorText == null ? defaults.onError() : OnError.bySpelling(onErrorText), throwClass, store);
     }
 
     private Long window(Fields rule) {
@@ -473,11 +486,14 @@ final class RulesCompiler {
         return true;
     }
 
-    /** Gives a validated rule its live state: carried over from {@code previous} when id and strategy match. */
+    /**
+     * Gives a validated rule its live state: carried over from {@code previous} when id, strategy, max-keys and
+     * store match (a changed store means state elsewhere: a new limiter from the factory).
+     */
     private Rule build(Draft draft, int index, Rule previous) {
         RuleState state;
         if (previous != null && previous.limiter().strategy() == draft.strategy()
-                && previous.maxKeys() == draft.maxKeys()) {
+                && previous.maxKeys() == draft.maxKeys() && previous.store().equals(draft.store())) {
             state = previous.state();
             if (!state.limiter.config().sameLimits(draft.config())) {
                 state.limiter.reconfigure(draft.config());
@@ -486,8 +502,10 @@ final class RulesCompiler {
                 state.modeOverride(null); // the file changed the mode: the file wins
             }
         } else {
-            KeyedLimiter limiter = LocalKeyedLimiter.create(draft.strategy(), draft.config(), draft.maxKeys());
-            state = new RuleState(limiter, new RuleStats(), draft.strategy().name(), draft.maxKeys());
+            KeyedLimiter limiter = factory.create(draft.id(), draft.store(), draft.strategy(), draft.config(),
+                    draft.maxKeys());
+            state = new RuleState(limiter, new RuleStats(), draft.strategy().name(), draft.maxKeys(),
+                    draft.store());
         }
         return new Rule(draft.id(), index, draft.target(), draft.paths(), draft.patterns(), draft.methodBits(),
                 draft.httpMethods(), draft.classGlob(), draft.methodGlob(), draft.key(), draft.mode(),

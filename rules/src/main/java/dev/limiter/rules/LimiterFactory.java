@@ -1,0 +1,34 @@
+package dev.limiter.rules;
+
+import dev.limiter.core.KeyedLimiter;
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.RateLimitStrategy;
+import dev.limiter.core.store.LocalKeyedLimiter;
+
+/**
+ * Gives a compiled rule its limiter: the seam through which the agent puts rules in Redis without the rules
+ * module knowing Redis.
+ *
+ * <p>The compiler calls {@link #create} only after the whole file validated, once per rule that does not keep
+ * its previous limiter (new id, changed strategy, max-keys or store). {@link #LOCAL} is what the validator,
+ * tests and a JVM without a Redis wiring use: every rule gets an in-JVM limiter, whatever its store says.
+ */
+public interface LimiterFactory {
+
+    /** In-JVM limiters for every rule. */
+    LimiterFactory LOCAL = (ruleId, store, strategy, config, maxKeys) ->
+            LocalKeyedLimiter.create(strategy, config, maxKeys);
+
+    /**
+     * A new limiter for a rule.
+     *
+     * @param ruleId   the rule's id (part of the Redis key, so JVMs with the same rule share state)
+     * @param store    where the state should live ({@link StoreSpec#LOCAL} or a Redis spec)
+     * @param strategy the resolved strategy
+     * @param config   the rule's limits
+     * @param maxKeys  the bound of locally held keys
+     * @return the limiter; never null
+     */
+    KeyedLimiter create(String ruleId, StoreSpec store, RateLimitStrategy strategy, LimitConfig config,
+            int maxKeys);
+}
