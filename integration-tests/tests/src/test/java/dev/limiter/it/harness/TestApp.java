@@ -14,7 +14,9 @@ public enum TestApp {
     JETTY12_JAKARTA("jetty12-jakarta", "dev.limiter.it.app.jetty12.Jetty12App"),
     JETTY9_JAVAX("jetty9-javax", "dev.limiter.it.app.jetty9.Jetty9App"),
     TOMCAT10_JAKARTA("tomcat10-jakarta", "dev.limiter.it.app.tomcat10.Tomcat10App"),
-    TOMCAT9_JAVAX("tomcat9-javax", "dev.limiter.it.app.tomcat9.Tomcat9App");
+    TOMCAT9_JAVAX("tomcat9-javax", "dev.limiter.it.app.tomcat9.Tomcat9App"),
+    UNDERTOW_JAKARTA("undertow-jakarta", "dev.limiter.it.app.undertow.UndertowApp"),
+    SPRING_BOOT3_WEB("spring-boot3-web", "dev.limiter.it.app.boot.BootApp");
 
     private final String module;
     private final String mainClass;
