@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * {@link #expectAllowed} or {@link #expectRejected}: a counter increment and one predictable branch, the same
  * cost on both sides. An iteration fails when more than {@link #TOLERATED_FRACTION} of its calls left the path.
  * Why tolerate any: our limiters read a coarse clock that a timer thread advances; on a loaded two-core machine
- * that thread can be held off for tens of milliseconds (seen: 8 % of one warm-up iteration), long enough for
+ * that thread can be held off for tens of milliseconds (seen: 9 % of one warm-up iteration), long enough for
  * the sliding window's budget (2,000,000 per 2 ms, its counters' maximum, lasts 22 ms at 90 million calls a
  * second) to run out in between. A rejection costs about half an admission, so 1 % of them moves the average
  * by well under the noise, while a benchmark that has slipped onto the wrong path still fails.
