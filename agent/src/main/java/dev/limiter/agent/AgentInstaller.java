@@ -2,6 +2,7 @@ package dev.limiter.agent;
 
 import dev.limiter.agent.jmx.JmxStarter;
 import dev.limiter.agent.servlet.ServletLimiter;
+import dev.limiter.agent.store.StoreWiring;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.rules.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
@@ -48,7 +49,7 @@ public final class AgentInstaller {
                     + "; the application runs unprotected");
             return;
         }
-        RuleSetHolder holder = RuleSetHolder.open(args.rules());
+        RuleSetHolder holder = StoreWiring.open(args.rules(), log);
         long rulesLoaded = System.nanoTime();
         String banner = StartupBanner.of(AgentVersion.get(), holder);
         if (holder.lastError() != null) {

@@ -1,0 +1,31 @@
+package dev.limiter.agent.store;
+
+import dev.limiter.agent.jmx.StoreJmx;
+import dev.limiter.rules.RuleSetHolder;
+import java.nio.file.Path;
+import java.util.logging.Logger;
+
+/**
+ * Opens the rules with the Redis-capable {@link RedisLimiterFactory}: the one place the agent wires the store.
+ *
+ * <p>Nothing of Redis is loaded unless the file has a {@code store: redis} rule: the factory connects on the
+ * first such rule (at most one {@code timeout} at start-up if Redis does not answer: the store then starts in
+ * fallback and connects by itself later). The store MBean is registered by {@link StoreJmx}'s delayed daemon
+ * thread, never from premain.
+ */
+public final class StoreWiring {
+
+    private StoreWiring() {
+    }
+
+    /** {@link RuleSetHolder#open} with Redis-backed limiters for {@code store: redis} rules. */
+    public static RuleSetHolder open(Path rules, Logger log) {
+        RedisLimiterFactory factory = new RedisLimiterFactory(log);
+        RuleSetHolder holder = RuleSetHolder.open(rules, null, factory);
+        StoreRetention retention = new StoreRetention(factory);
+        retention.retain(holder.current());
+        holder.addListener(retention);
+        StoreJmx.start(factory, log);
+        return holder;
+    }
+}

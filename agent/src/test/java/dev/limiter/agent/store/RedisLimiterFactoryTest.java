@@ -1,0 +1,149 @@
+package dev.limiter.agent.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.limiter.core.KeyedLimiter;
+import dev.limiter.core.Outcome;
+import dev.limiter.core.store.LocalKeyedLimiter;
+import dev.limiter.redis.RedisStore;
+import dev.limiter.redis.StoreState;
+import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.StoreSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The agent's store wiring against a real {@code redis-server}: two holders with their own factories stand for
+ * two JVMs sharing one Redis.
+ */
+class RedisLimiterFactoryTest {
+
+    private static TestRedis redis;
+
+    @TempDir
+    Path dir;
+
+    private final Logger log = Logger.getLogger("dev.limiter.test");
+    private final RedisLimiterFactory first = new RedisLimiterFactory(log);
+    private final RedisLimiterFactory second = new RedisLimiterFactory(log);
+    private final long[] out = Outcome.newArray();
+
+    @BeforeAll
+    static void startRedis() {
+        redis = TestRedis.start();
+    }
+
+    @AfterAll
+    static void stopRedis() throws InterruptedException {
+        redis.close();
+    }
+
+    @AfterEach
+    void closeStores() {
+        first.closeAll();
+        second.closeAll();
+    }
+
+    private Path write(String name, String store, String extraRule) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, "version: 1\n" + store + "rules:\n"
+                + "  - id: shared-" + name.replace(".yml", "") + "\n    match: { http: { path: /a } }\n"
+                + "    limit: 5\n    window: 1m\n"
+                + "  - id: mine\n    match: { http: { path: /b } }\n    limit: 5\n    window: 1m\n"
+                + "    store: local\n" + extraRule);
+        return file;
+    }
+
+    private String store(String timeout) {
+        return "store:\n  type: redis\n  uri: " + redis.uri() + "\n  timeout: " + timeout + "\n"
+                + "  key-prefix: \"agent-test:\"\n";
+    }
+
+    private static RuleSetHolder open(Path file, RedisLimiterFactory factory) {
+        RuleSetHolder holder = RuleSetHolder.open(file, null, factory);
+        StoreRetention retention = new StoreRetention(factory);
+        retention.retain(holder.current());
+        holder.addListener(retention);
+        return holder;
+    }
+
+    @Test
+    void twoHoldersShareTheLimitOfARedisRuleAndKeepLocalRulesApart() throws IOException {
+        Path file = write("share.yml", store("2s"), "");
+        RuleSetHolder one = open(file, first);
+        RuleSetHolder two = open(file, second);
+        assertThat(one.lastError()).isNull();
+
+        KeyedLimiter a1 = one.current().rule("shared-share").limiter();
+        KeyedLimiter a2 = two.current().rule("shared-share").limiter();
+        int admitted = 0;
+        for (int i = 0; i < 10; i++) {
+            admitted += a1.tryAcquire("k", out) ? 1 : 0;
+            admitted += a2.tryAcquire("k", out) ? 1 : 0;
+        }
+        assertThat(admitted).as("exactly the limit across both 'JVMs'").isEqualTo(5);
+
+        KeyedLimiter b1 = one.current().rule("mine").limiter();
+        KeyedLimiter b2 = two.current().rule("mine").limiter();
+        assertThat(b1).isInstanceOf(LocalKeyedLimiter.class);
+        int local = 0;
+        for (int i = 0; i < 10; i++) {
+            local += b1.tryAcquire("k", out) ? 1 : 0;
+            local += b2.tryAcquire("k", out) ? 1 : 0;
+        }
+        assertThat(local).as("store: local counts per JVM").isEqualTo(10);
+        assertThat(first.active().stats().getRoundTrips()).isEqualTo(10);
+        assertThat(first.active().state()).isEqualTo(StoreState.UP);
+    }
+
+    @Test
+    void aReloadKeepsTheConnectionUntilTheStoreSectionChangesThenClosesTheOldOne() throws IOException {
+        Path file = write("reload.yml", store("2s"), "");
+        RuleSetHolder holder = open(file, first);
+        RedisStore store = first.active();
+        KeyedLimiter limiter = holder.current().rule("shared-reload").limiter();
+
+        write("reload.yml", store("2s"), "    mode: dry-run\n");
+        assertThat(holder.reload()).isTrue();
+        assertThat(first.active()).isSameAs(store);
+        assertThat(first.open()).containsExactly(store);
+        assertThat(holder.current().rule("shared-reload").limiter()).isSameAs(limiter);
+
+        write("reload.yml", store("1500ms"), "");
+        assertThat(holder.reload()).isTrue();
+        RedisStore replaced = first.active();
+        assertThat(replaced).isNotSameAs(store);
+        assertThat(store.state()).isEqualTo(StoreState.DOWN);
+        assertThat(replaced.state()).isEqualTo(StoreState.UP);
+        assertThat(first.open()).containsExactly(replaced);
+        assertThat(first.activeSpec().timeoutMillis()).isEqualTo(1500);
+
+        write("reload.yml", "store:\n  type: redis\n  uri: http://nowhere\n", "");
+        assertThat(holder.reload()).as("a bad store section is refused").isFalse();
+        assertThat(first.active()).isSameAs(replaced);
+
+        write("reload.yml", "", "");
+        assertThat(holder.reload()).isTrue();
+        assertThat(first.active()).isNull();
+        assertThat(first.activeSpec()).isEqualTo(StoreSpec.LOCAL);
+        assertThat(replaced.state()).isEqualTo(StoreState.DOWN);
+        assertThat(holder.current().rule("shared-reload").limiter()).isInstanceOf(LocalKeyedLimiter.class);
+    }
+
+    @Test
+    void passwordsNeverShowInLogsOrJmx() {
+        StoreSpec spec = new StoreSpec("redis", List.of("redis://app:s3cret@h1:6379/0", "rediss://:pw@h2:6380",
+                "redis://token@h3", "redis://h4:6379"), 50, "local", "limiter:");
+
+        assertThat(RedisLimiterFactory.redact(spec))
+                .isEqualTo("redis://app:***@h1:6379/0,rediss://:***@h2:6380,redis://***@h3,redis://h4:6379");
+    }
+}
