@@ -10,18 +10,20 @@ import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
 
 /**
  * Builds and installs the Byte Buddy transformer, configured for a cheap start-up and a harmless failure mode.
  *
- * <p>Cheap: classes are ignored by name first (JDK, Byte Buddy, our own packages: named one by one, because
- * applications, our demo and integration-test apps among them, may live under {@code dev.limiter.}), each instrumentation checks that a
+ * <p>Cheap: classes are ignored by name first ({@link IgnoredTypes}), each instrumentation checks that a
  * class loader has the library before any super-type walk, and type descriptions come only from a cached type
  * pool ({@code POOL_ONLY}), so matching never loads a class or runs application code. Harmless:
  * {@code disableClassFormatChanges()} + {@code RETRANSFORMATION} only rewrite method bodies (classes already
  * loaded, e.g. with a late attach, can be retransformed), and a failed transformation is logged (throttled)
- * and leaves the class unchanged.
+ * and leaves the class unchanged. Already loaded classes are examined at installation only when some are
+ * outside the ignored packages ({@link LoadedCandidates}): in premain there are none, so no retransformation
+ * scan runs.
  */
 final class Weaver {
 
@@ -32,24 +34,22 @@ final class Weaver {
         AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                .with(LoadedCandidates.INSTANCE)
                 .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
                 .with(new WeakTypePoolCache())
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(new FailureListener(log))
-                .ignore(nameStartsWith("net.bytebuddy.")
-                        .or(nameStartsWith("java."))
-                        .or(nameStartsWith("javax.management."))
-                        .or(nameStartsWith("jdk."))
-                        .or(nameStartsWith("sun."))
-                        .or(nameStartsWith("com.sun."))
-                        .or(nameStartsWith("dev.limiter.agent."))
-                        .or(nameStartsWith("dev.limiter.bootstrap."))
-                        .or(nameStartsWith("dev.limiter.api."))
-                        .or(nameStartsWith("dev.limiter.core."))
-                        .or(nameStartsWith("dev.limiter.rules."))
-                        .or(nameStartsWith("dev.limiter.shaded.")));
+                .ignore(ignoredPackages());
         builder = ServletInstrumentation.apply(builder, Weaver.class.getClassLoader());
         return builder.installOn(inst);
+    }
+
+    private static ElementMatcher.Junction<TypeDescription> ignoredPackages() {
+        ElementMatcher.Junction<TypeDescription> ignored = nameStartsWith(IgnoredTypes.PREFIXES[0]);
+        for (int i = 1; i < IgnoredTypes.PREFIXES.length; i++) {
+            ignored = ignored.or(nameStartsWith(IgnoredTypes.PREFIXES[i]));
+        }
+        return ignored;
     }
 
     /** Logs failed transformations; everything else Byte Buddy reports is ignored. */
