@@ -1,0 +1,165 @@
+package dev.limiter.it.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.limiter.it.harness.Agent;
+import dev.limiter.it.harness.ForkedServer;
+import dev.limiter.it.harness.HttpApi;
+import dev.limiter.it.harness.RulesFile;
+import dev.limiter.it.harness.ServerLogs;
+import dev.limiter.it.harness.TestApp;
+import dev.limiter.it.harness.WindowGuard;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Two Jetty 12 JVMs with the agent share one {@code redis-server} through {@code store: redis} (issue 8): exactly
+ * the limit across both per fixed one-minute window; with Redis killed every request is still answered at once
+ * by this JVM's own limiter ({@code on-failure: local}); after a restart shared limiting resumes by itself.
+ *
+ * <p>The steps build on each other (one Redis, two servers: start-up is the cost), hence the order. Exact counts
+ * wait for room in the current minute first ({@link WindowGuard}). The latency bound is the store's timeout plus
+ * {@code -Dlimiter.redis.margin} (900 ms by default: two shared cores, an HTTP round trip to a forked JVM; it
+ * still catches a second timeout or a client's default 2 s one).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SharedRedisLimitTest {
+
+    private static final int LIMIT = 20;
+    private static final long TIMEOUT_MILLIS = 100;
+    private static final long MARGIN_MILLIS = Long.getLong("limiter.redis.margin", 900);
+    private static final Duration WINDOW = Duration.ofMinutes(1);
+    private static final Duration ROOM = Duration.ofSeconds(25);
+    private static final String SHARED = "/api/items/shared";
+
+    @RegisterExtension
+    final ServerLogs servers = new ServerLogs();
+
+    private RedisProcess redis;
+    private RulesFile rules;
+    private ForkedServer one;
+    private ForkedServer two;
+    private final AtomicInteger probes = new AtomicInteger();
+
+    @BeforeAll
+    void start() {
+        redis = RedisProcess.start();
+        rules = RulesFile.create("rules.yml");
+        rules.write("""
+                version: 1
+                store:
+                  type: redis
+                  uri: %s
+                  timeout: %dms
+                  on-failure: local
+                  key-prefix: "it:"
+                rules:
+                  - id: shared
+                    match: { http: { path: %s } }
+                    strategy: fixed-window
+                    limit: %d
+                    window: 1m
+                  - id: probe
+                    match: { http: { path: "/probe/{item}" } }
+                    key: path-param:item
+                    limit: 1000
+                    window: 1m
+                """.formatted(redis.uri(), TIMEOUT_MILLIS, SHARED, LIMIT));
+        List<String> options = List.of(Agent.option(rules.path()));
+        one = servers.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, "SharedRedisLimitTest-one", options));
+        two = servers.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, "SharedRedisLimitTest-two", options));
+        awaitBothOnRedis();
+    }
+
+    @AfterAll
+    void stop() throws InterruptedException {
+        for (ForkedServer server : new ForkedServer[] {one, two}) {
+            if (server != null) {
+                server.close();
+            }
+        }
+        if (redis != null) {
+            redis.close();
+        }
+        rules.delete();
+    }
+
+    /** Until a fresh probe key sent to each server is found in Redis: both stores talk to Redis. */
+    private void awaitBothOnRedis() {
+        for (ForkedServer server : new ForkedServer[] {one, two}) {
+            await(server.name() + " checks on Redis").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(300)).ignoreExceptions().until(() -> {
+                        String item = "p" + probes.incrementAndGet();
+                        server.http().status("/probe/" + item);
+                        return ":1".equals(redis.command("EXISTS", "it:{probe:" + item + "}"));
+                    });
+        }
+    }
+
+    /** Sends {@code count} requests to each server, alternating; returns {admitted by one, by two}. */
+    private int[] burst(int count, boolean timed) {
+        int[] admitted = new int[2];
+        HttpApi[] apis = {one.http(), two.http()};
+        long slowest = 0;
+        for (int i = 0; i < count; i++) {
+            for (int s = 0; s < 2; s++) {
+                long started = System.nanoTime();
+                int status = apis[s].status(SHARED);
+                slowest = Math.max(slowest, (System.nanoTime() - started) / 1_000_000);
+                assertThat(status).as("every request is admitted or limited, never failed").isIn(200, 429);
+                if (status == 200) {
+                    admitted[s]++;
+                }
+            }
+        }
+        if (timed) {
+            assertThat(slowest).as("slowest request (ms) with Redis gone").isLessThan(TIMEOUT_MILLIS + MARGIN_MILLIS);
+        }
+        return admitted;
+    }
+
+    @Test
+    @Order(1)
+    void exactlyTheLimitIsAdmittedAcrossBothServersPerWindow() {
+        WindowGuard.awaitRoomInWindow(WINDOW, ROOM);
+        int[] admitted = burst(15, false);
+
+        assertThat(admitted[0] + admitted[1]).as("admitted across both JVMs").isEqualTo(LIMIT);
+        assertThat(admitted[0]).as("both JVMs took part").isPositive();
+        assertThat(admitted[1]).as("both JVMs took part").isPositive();
+    }
+
+    @Test
+    @Order(2)
+    void withRedisKilledEachServerFallsBackToItsOwnLimitWithoutWaiting() throws InterruptedException {
+        redis.kill();
+        WindowGuard.awaitRoomInWindow(WINDOW, ROOM);
+        int[] admitted = burst(LIMIT + 5, true);
+
+        assertThat(admitted[0]).as("server one, limited locally").isEqualTo(LIMIT);
+        assertThat(admitted[1]).as("server two, limited locally").isEqualTo(LIMIT);
+    }
+
+    @Test
+    @Order(3)
+    void afterARestartSharedLimitingResumesByItself() throws Exception {
+        redis.launch();
+        awaitBothOnRedis();
+        WindowGuard.awaitRoomInWindow(WINDOW, ROOM);
+        int[] admitted = burst(15, false);
+
+        assertThat(admitted[0] + admitted[1]).as("admitted across both JVMs on the restarted Redis")
+                .isEqualTo(LIMIT);
+    }
+}
