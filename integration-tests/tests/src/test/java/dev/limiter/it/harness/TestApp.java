@@ -10,11 +10,11 @@ import java.nio.file.Path;
  * Jetty 9 bring incompatible servlet APIs, and the agent must cope with each as a real deployment would.
  */
 public enum TestApp {
-    TOMCAT11_JAKARTA("tomcat11-jakarta", "dev.limiter.it.app.tomcat11.Tomcat11App"),
+    TOMCAT11_JAKARTA("tomcat11-jakarta", "dev.limiter.it.app.tomcat.TomcatApp"),
     JETTY12_JAKARTA("jetty12-jakarta", "dev.limiter.it.app.jetty12.Jetty12App"),
     JETTY9_JAVAX("jetty9-javax", "dev.limiter.it.app.jetty9.Jetty9App"),
-    TOMCAT10_JAKARTA("tomcat10-jakarta", "dev.limiter.it.app.tomcat10.Tomcat10App"),
-    TOMCAT9_JAVAX("tomcat9-javax", "dev.limiter.it.app.tomcat9.Tomcat9App"),
+    TOMCAT10_JAKARTA("tomcat10-jakarta", "dev.limiter.it.app.tomcat.TomcatApp"),
+    TOMCAT9_JAVAX("tomcat9-javax", "dev.limiter.it.app.tomcat.TomcatApp"),
     UNDERTOW_JAKARTA("undertow-jakarta", "dev.limiter.it.app.undertow.UndertowApp"),
     SPRING_BOOT3_WEB("spring-boot3-web", "dev.limiter.it.app.boot.BootApp");
 

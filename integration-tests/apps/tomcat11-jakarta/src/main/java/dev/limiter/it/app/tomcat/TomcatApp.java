@@ -1,4 +1,4 @@
-package dev.limiter.it.app.tomcat10;
+package dev.limiter.it.app.tomcat;
 
 import dev.limiter.it.app.Endpoints;
 import jakarta.servlet.Filter;
@@ -13,17 +13,21 @@ import org.apache.tomcat.util.descriptor.web.FilterDef;
 import org.apache.tomcat.util.descriptor.web.FilterMap;
 
 /**
- * Embedded Tomcat 10.1 serving the shared test endpoints. {@code main([port])} (default 0: any free port) prints
+ * Embedded Tomcat serving the shared test endpoints. {@code main([port])} (default 0: any free port) prints
  * {@code LISTENING <port>} on stdout once requests are accepted; the test harness waits for that line.
+ *
+ * <p>One source for three generations: the embedding API is the same in Tomcat 9, 10.1 and 11, so the
+ * tomcat10-jakarta module compiles this file as it is against Tomcat 10.1, and tomcat9-javax compiles a copy
+ * generated at build time with {@code jakarta.servlet} renamed to {@code javax.servlet}.
  */
-public final class Tomcat10App {
+public final class TomcatApp {
 
-    private Tomcat10App() {
+    private TomcatApp() {
     }
 
     public static void main(String[] args) throws Exception {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
-        Path base = Files.createTempDirectory("limiter-it-tomcat10");
+        Path base = Files.createTempDirectory("limiter-it-tomcat");
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(base.toString());
         tomcat.setPort(port);
