@@ -123,6 +123,8 @@ class SharedRedisLimitTest {
                 }
             }
         }
+        System.out.println("SharedRedisLimitTest: " + count + " x 2 requests, admitted " + admitted[0] + " + "
+                + admitted[1] + ", slowest " + slowest + " ms");
         if (timed) {
             assertThat(slowest).as("slowest request (ms) with Redis gone").isLessThan(TIMEOUT_MILLIS + MARGIN_MILLIS);
         }
