@@ -29,8 +29,9 @@ import java.util.logging.Logger;
  * {@code store:} section asks for the same spec and gets the same store; a reload that changes it connects
  * anew, and {@link #retain} closes the stores the rules in force no longer use. Runs on the loading thread
  * (premain, the watcher, a JMX reload), never on the request path; synchronized because reloads may come from
- * two threads. A store that cannot serve a rule (limits beyond what the script computes exactly) leaves that
- * rule local, with a warning: the file is valid and every other rule still shares its state.
+ * two threads. A store that cannot serve a rule (limits beyond what the script computes exactly, settings the
+ * client refuses) leaves that rule local, with a warning: throwing here would stop a reload half-way, after
+ * earlier rules were already reconfigured.
  */
 public final class RedisLimiterFactory implements LimiterFactory {
 
@@ -49,15 +50,17 @@ public final class RedisLimiterFactory implements LimiterFactory {
         if (!store.isRedis()) {
             return LocalKeyedLimiter.create(strategy, config, maxKeys);
         }
-        RedisStore redis = stores.get(store);
-        if (redis == null) {
-            redis = RedisStore.connect(settings(store));
-            stores.put(store, redis);
-            log.info("limiter: store " + redact(store) + " " + redis.state().name().toLowerCase());
-        }
         try {
+            RedisStore redis = stores.get(store);
+            if (redis == null) {
+                redis = RedisStore.connect(settings(store));
+                stores.put(store, redis);
+                log.info("limiter: store " + redact(store) + " " + redis.state().name().toLowerCase());
+            }
             return redis.limiter(ruleId, strategy.name(), config, maxKeys);
         } catch (IllegalArgumentException e) {
+            // the validator checked the section; this is a limit the script cannot compute exactly, or a setting
+            // the client refuses: never half a reload, so this rule runs locally and says why
             log.warning("limiter: rule '" + ruleId + "' stays local: " + e.getMessage());
             return LocalKeyedLimiter.create(strategy, config, maxKeys);
         }

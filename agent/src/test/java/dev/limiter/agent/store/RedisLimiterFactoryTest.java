@@ -3,7 +3,9 @@ package dev.limiter.agent.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limiter.core.KeyedLimiter;
+import dev.limiter.core.LimitConfig;
 import dev.limiter.core.Outcome;
+import dev.limiter.core.Strategies;
 import dev.limiter.core.store.LocalKeyedLimiter;
 import dev.limiter.redis.RedisStore;
 import dev.limiter.redis.StoreState;
@@ -136,6 +138,17 @@ class RedisLimiterFactoryTest {
         assertThat(first.activeSpec()).isEqualTo(StoreSpec.LOCAL);
         assertThat(replaced.state()).isEqualTo(StoreState.DOWN);
         assertThat(holder.current().rule("shared-reload").limiter()).isInstanceOf(LocalKeyedLimiter.class);
+    }
+
+    @Test
+    void aRuleTheStoreCannotServeStaysLocalInsteadOfFailingTheLoad() {
+        StoreSpec spec = new StoreSpec("redis", List.of(redis.uri()), 2000, "local", "agent-test:");
+        // 1 permit per 49 days with a capacity of 4 million: beyond the 2^53 the GCRA script computes exactly
+        KeyedLimiter limiter = first.create("huge", spec, Strategies.byName("token-bucket"),
+                LimitConfig.of(1, 49L * 24 * 3600 * 1000).withCapacity(4_000_000), 10);
+
+        assertThat(limiter).isInstanceOf(LocalKeyedLimiter.class);
+        assertThat(limiter.tryAcquire("k", out)).isTrue();
     }
 
     @Test
