@@ -8,19 +8,10 @@ import dev.limiter.core.Outcome;
 import dev.limiter.core.clock.ManualClock;
 import org.junit.jupiter.api.Test;
 
-class LeakyBucketStrategyTest {
+class LeakyBucketStrategyTest extends ManualClockStrategyTest<LeakyBucketStrategy> {
 
-    private static final long START = 1_767_225_600_000L;
-    private final ManualClock clock = new ManualClock(START);
-    private final LeakyBucketStrategy strategy = LeakyBucketStrategy.INSTANCE;
-    private final long[] out = Outcome.newArray();
-
-    private int drain(Bucket bucket, LimitConfig config) {
-        int admitted = 0;
-        while (strategy.check(bucket, config, out)) {
-            admitted++;
-        }
-        return admitted;
+    LeakyBucketStrategyTest() {
+        super(LeakyBucketStrategy.INSTANCE);
     }
 
     @Test

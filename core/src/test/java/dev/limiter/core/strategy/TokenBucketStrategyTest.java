@@ -8,19 +8,10 @@ import dev.limiter.core.Outcome;
 import dev.limiter.core.clock.ManualClock;
 import org.junit.jupiter.api.Test;
 
-class TokenBucketStrategyTest {
+class TokenBucketStrategyTest extends ManualClockStrategyTest<TokenBucketStrategy> {
 
-    private static final long START = 1_767_225_600_000L; // 2026-01-01T00:00:00Z, a whole second
-    private final ManualClock clock = new ManualClock(START);
-    private final TokenBucketStrategy strategy = TokenBucketStrategy.INSTANCE;
-    private final long[] out = Outcome.newArray();
-
-    private int drain(Bucket bucket, LimitConfig config) {
-        int admitted = 0;
-        while (strategy.check(bucket, config, out)) {
-            admitted++;
-        }
-        return admitted;
+    TokenBucketStrategyTest() {
+        super(TokenBucketStrategy.INSTANCE);
     }
 
     @Test
