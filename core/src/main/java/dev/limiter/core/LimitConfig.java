@@ -33,6 +33,7 @@ public final class LimitConfig {
     private final long unitsPerMilli;
     private final long unitsPerPermit;
     private final long capacityUnits;
+    private final int scaleTag;
 
     private LimitConfig(long limit, long windowMillis, long capacity, Clock clock) {
         if (limit < 1 || limit > MAX_LIMIT) {
@@ -57,6 +58,7 @@ public final class LimitConfig {
                     + windowMillis + " ms and a limit of " + limit);
         }
         this.capacityUnits = capacity * unitsPerPermit;
+        this.scaleTag = ScaleTags.tagOf(unitScale());
     }
 
     /**
@@ -129,6 +131,11 @@ public final class LimitConfig {
      */
     public long unitScale() {
         return (unitsPerMilli << 32) | unitsPerPermit;
+    }
+
+    /** A small tag for {@link #unitScale()} (see {@link ScaleTags}): what a bucket's slot 1 records. */
+    public int scaleTag() {
+        return scaleTag;
     }
 
     /** True if both configs describe the same limits (the clock is not compared). */

@@ -42,7 +42,7 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
 
     @Override
     public Bucket newBucket(LimitConfig config) {
-        return new Bucket(config.clock().millis() * config.unitsPerMilli(), config.unitScale());
+        return new Bucket(config.clock().millis() * config.unitsPerMilli(), UnitScale.initial(config));
     }
 
     @Override
@@ -52,14 +52,15 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
         long interval = config.unitsPerPermit();
         long tolerance = config.capacityUnits();
         long nowUnits = now * perMilli;
-        long scale = config.unitScale();
+        int tag = config.scaleTag();
         for (;;) {
-            if (bucket.slot1() != scale) {
+            long state = bucket.slot1();
+            if (UnitScale.tag(state) != tag) { // another scale, or CONVERTING (tag -1)
                 UnitScale.convert(bucket, config, now, false);
                 continue;
             }
             long tat = bucket.slot0();
-            if (bucket.slot1() != scale) {
+            if (bucket.slot1() != state) {
                 continue;
             }
             long debt = tat - nowUnits;
@@ -115,9 +116,10 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
             scale = UnitScale.stableScale(bucket);
             tat = bucket.slot0();
         } while (bucket.slot1() != scale);
-        if (scale == config.unitScale()) {
+        if (UnitScale.tag(scale) == config.scaleTag()) {
             return UnitScale.clamp(tat - now * config.unitsPerMilli(), config.capacityUnits());
         }
+        scale = UnitScale.scaleOf(scale);
         long oldCost = scale & 0xFFFF_FFFFL;
         long oldUnits = UnitScale.clamp(tat - now * (scale >>> 32), config.capacity() * oldCost);
         return UnitScale.rescale(oldUnits, oldCost, config.unitsPerPermit(), config.capacityUnits());

@@ -46,7 +46,7 @@ public final class TokenBucketStrategy implements RateLimitStrategy {
     @Override
     public Bucket newBucket(LimitConfig config) {
         long nowUnits = config.clock().millis() * config.unitsPerMilli();
-        return new Bucket(nowUnits - config.capacityUnits(), config.unitScale());
+        return new Bucket(nowUnits - config.capacityUnits(), UnitScale.initial(config));
     }
 
     @Override
@@ -56,14 +56,15 @@ public final class TokenBucketStrategy implements RateLimitStrategy {
         long cost = config.unitsPerPermit();
         long capacity = config.capacityUnits();
         long nowUnits = now * perMilli;
-        long scale = config.unitScale();
+        int tag = config.scaleTag();
         for (;;) {
-            if (bucket.slot1() != scale) {
+            long state = bucket.slot1();
+            if (UnitScale.tag(state) != tag) { // another scale, or CONVERTING (tag -1)
                 UnitScale.convert(bucket, config, now, true);
                 continue;
             }
             long base = bucket.slot0();
-            if (bucket.slot1() != scale) {
+            if (bucket.slot1() != state) {
                 continue;
             }
             long fill = nowUnits - base;
@@ -118,9 +119,10 @@ public final class TokenBucketStrategy implements RateLimitStrategy {
             scale = UnitScale.stableScale(bucket);
             base = bucket.slot0();
         } while (bucket.slot1() != scale);
-        if (scale == config.unitScale()) {
+        if (UnitScale.tag(scale) == config.scaleTag()) {
             return UnitScale.clamp(now * config.unitsPerMilli() - base, config.capacityUnits());
         }
+        scale = UnitScale.scaleOf(scale);
         long oldCost = scale & 0xFFFF_FFFFL;
         long oldUnits = UnitScale.clamp(now * (scale >>> 32) - base, config.capacity() * oldCost);
         return UnitScale.rescale(oldUnits, oldCost, config.unitsPerPermit(), config.capacityUnits());

@@ -2,6 +2,7 @@ package dev.limiter.core.strategy;
 
 import dev.limiter.core.Bucket;
 import dev.limiter.core.LimitConfig;
+import dev.limiter.core.ScaleTags;
 
 /**
  * The fixed-point scale shared by the token bucket and the GCRA meter, and its conversion on reconfigure.
@@ -12,12 +13,14 @@ import dev.limiter.core.LimitConfig;
  * wrap-around is harmless as long as a difference stays below 2^63 units (a key idle for less than
  * {@code 2^63 / unitsPerMilli} ms: 29 years at 10 million per second).
  *
- * <p>Slot 1 holds {@link LimitConfig#unitScale()} of the scale slot 0 is written in. When a rule's limit or
- * window changes, the first check under the new config converts slot 0 (keeping the permits, or the debt, it
- * represents, as a fraction of the capacity in permits). The conversion is the one place that is not a single
- * CAS: the converting thread CASes slot 1 to {@link #CONVERTING}, converts slot 0 by CAS, then publishes the new
- * scale; other threads on that key spin for those few instructions. Readers validate slot 1 before and after
- * reading slot 0 (a tiny seqlock), so no thread ever interprets slot 0 in the wrong scale.
+ * <p>Slot 1 holds {@code generation << 32 | tag}: the {@link LimitConfig#scaleTag()} of the scale slot 0 is
+ * written in, and how many conversions the bucket has seen. When a rule's limit or window changes, the first
+ * check under the new config converts slot 0 (keeping the permits, or the debt, it represents, as a fraction of
+ * the capacity in permits). The conversion is the one place that is not a single CAS: the converting thread
+ * CASes slot 1 to {@link #CONVERTING}, converts slot 0 by CAS, then publishes the new tag with the next
+ * generation; other threads on that key spin for those few instructions. Readers validate slot 1 before and
+ * after reading slot 0 (a tiny seqlock); the generation makes every conversion visible to that recheck, so a
+ * back-and-forth A -> B -> A cannot pass it with a slot 0 read in B (the ABA the scale alone allowed).
  */
 final class UnitScale {
 
@@ -35,19 +38,20 @@ final class UnitScale {
      * (debt = TAT - now).
      */
     static void convert(Bucket bucket, LimitConfig config, long now, boolean tokenBase) {
-        long target = config.unitScale();
+        int target = config.scaleTag();
         for (;;) {
-            long scale = bucket.slot1();
-            if (scale == target) {
-                return;
-            }
-            if (scale == CONVERTING) {
+            long state = bucket.slot1();
+            if (state == CONVERTING) {
                 Thread.onSpinWait();
                 continue;
             }
-            if (!bucket.casSlot1(scale, CONVERTING)) {
+            if (tag(state) == target) {
+                return;
+            }
+            if (!bucket.casSlot1(state, CONVERTING)) {
                 continue;
             }
+            long scale = ScaleTags.scaleOf(tag(state));
             long oldPerMilli = scale >>> 32;
             long oldCost = scale & LOW_32;
             long oldNow = now * oldPerMilli;
@@ -63,19 +67,40 @@ final class UnitScale {
                     break;
                 }
             }
-            bucket.setSlot1(target);
+            bucket.setSlot1(next(state, target));
             return;
         }
     }
 
+    /** Slot 1 of a new bucket written in {@code config}'s scale. */
+    static long initial(LimitConfig config) {
+        return config.scaleTag();
+    }
+
+    /** The scale tag recorded in a slot-1 value. */
+    static int tag(long state) {
+        return (int) (state & LOW_32);
+    }
+
+    /** The slot-1 value after converting {@code state} to {@code tag}: the next generation (31 bits, wraps). */
+    private static long next(long state, int tag) {
+        long generation = ((state >>> 32) + 1) & 0x7FFF_FFFFL;
+        return generation << 32 | tag;
+    }
+
+    /** The (perMilli, cost) scale of a slot-1 value. */
+    static long scaleOf(long state) {
+        return ScaleTags.scaleOf(tag(state));
+    }
+
     /** Slot 1, waiting out a conversion in progress (a few instructions, once per key per reconfigure). */
     static long stableScale(Bucket bucket) {
-        long scale = bucket.slot1();
-        while (scale == CONVERTING) {
+        long state = bucket.slot1();
+        while (state == CONVERTING) {
             Thread.onSpinWait();
-            scale = bucket.slot1();
+            state = bucket.slot1();
         }
-        return scale;
+        return state;
     }
 
     /** {@code units} clamped to {@code [0, max]}. */
