@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.limiter.it.harness.Agent;
+import dev.limiter.it.harness.AttachedJmx;
 import dev.limiter.it.harness.ForkedServer;
 import dev.limiter.it.harness.HttpApi;
 import dev.limiter.it.harness.RateLimitHeaders.Draft;
@@ -26,6 +27,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,6 +57,8 @@ abstract class AbstractLimiterServerTest {
     private ScenarioRules current;
     private ForkedServer server;
     private HttpApi http;
+    private String jmxMarker;
+    private AttachedJmx jmx;
 
     /** The server under test. */
     protected abstract TestApp app();
@@ -63,12 +68,17 @@ abstract class AbstractLimiterServerTest {
         rules = RulesFile.create("rules.yml");
         current = ScenarioRules.initial();
         rules.write(current.render(rules.nextVersion()));
-        server = servers.track(ForkedServer.start(app(), logName("server"), List.of(Agent.option(rules.path()))));
+        jmxMarker = AttachedJmx.newMarker();
+        server = servers.track(ForkedServer.start(app(), logName("server"),
+                List.of(AttachedJmx.markerOption(jmxMarker), Agent.option(rules.path()))));
         http = server.http();
     }
 
     @AfterAll
     void stopServer() {
+        if (jmx != null) {
+            jmx.close();
+        }
         if (server != null) {
             server.close();
         }
@@ -408,6 +418,31 @@ abstract class AbstractLimiterServerTest {
             expected.add(i < limit ? 200 : 429);
         }
         assertThat(statuses(responses)).containsExactlyInAnyOrderElementsOf(expected);
+        awaitPermitsReleased(rule, limit);
+    }
+
+    /**
+     * A client can see a response before the server has released its permit (an async request's permit is
+     * released by the container's {@code onComplete}, which may run after the last byte went out), so the next
+     * round waits until the rule, read over JMX, has every permit back.
+     */
+    private void awaitPermitsReleased(String rule, int limit) {
+        if (jmx == null) {
+            jmx = AttachedJmx.attach(jmxMarker);
+        }
+        ObjectName name = ruleName(rule);
+        await("all " + limit + " permits of " + rule + " released").atMost(RELOAD_TIMEOUT).pollInterval(POLL)
+                .ignoreExceptions() // the MBeans register a moment after start-up
+                .until(() -> (Long) jmx.connection().invoke(name, "remaining", new Object[] {""},
+                        new String[] {String.class.getName()}) == limit);
+    }
+
+    private static ObjectName ruleName(String rule) {
+        try {
+            return new ObjectName("dev.limiter:type=Rule,name=" + rule);
+        } catch (MalformedObjectNameException e) {
+            throw new IllegalArgumentException(rule, e);
+        }
     }
 
     private List<CompletableFuture<HttpResponse<String>>> parallel(int n, String path) {

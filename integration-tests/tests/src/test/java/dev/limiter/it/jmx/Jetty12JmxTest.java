@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.limiter.it.harness.Agent;
+import dev.limiter.it.harness.AttachedJmx;
 import dev.limiter.it.harness.ForkedServer;
 import dev.limiter.it.harness.HttpApi;
 import dev.limiter.it.harness.RulesFile;

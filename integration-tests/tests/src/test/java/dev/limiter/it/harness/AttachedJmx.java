@@ -1,4 +1,4 @@
-package dev.limiter.it.jmx;
+package dev.limiter.it.harness;
 
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
@@ -18,7 +18,7 @@ import javax.management.remote.JMXServiceURL;
  * <p>The server's pid is found among this JVM's child processes by a unique marker system property passed on
  * its command line ({@link #markerOption()}), because the harness does not expose the process.
  */
-final class AttachedJmx implements AutoCloseable {
+public final class AttachedJmx implements AutoCloseable {
 
     private final JMXConnector connector;
 
@@ -27,16 +27,16 @@ final class AttachedJmx implements AutoCloseable {
     }
 
     /** A {@code -D} option that makes a forked JVM findable; pass the same value to {@link #attach}. */
-    static String newMarker() {
+    public static String newMarker() {
         return UUID.randomUUID().toString();
     }
 
-    static String markerOption(String marker) {
+    public static String markerOption(String marker) {
         return "-Dlimiter.it.marker=" + marker;
     }
 
     /** Attaches to the child JVM started with {@code markerOption(marker)}. */
-    static AttachedJmx attach(String marker) {
+    public static AttachedJmx attach(String marker) {
         long pid = childPid(markerOption(marker));
         try {
             VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
@@ -64,7 +64,7 @@ final class AttachedJmx implements AutoCloseable {
         return matches.get(0).pid();
     }
 
-    MBeanServerConnection connection() {
+    public MBeanServerConnection connection() {
         try {
             return connector.getMBeanServerConnection();
         } catch (IOException e) {
