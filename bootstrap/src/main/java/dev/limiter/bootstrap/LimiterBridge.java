@@ -4,7 +4,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The single entry point woven code calls. Inlined servlet advice calls {@link #servletEnter} and
- * {@link #servletExit}; everything else happens in the {@link BridgeDelegate} the agent installs.
+ * {@link #servletExit}, woven JAX-RS and plain methods call {@link #methodEnter} and {@link #methodExit};
+ * everything else happens in the {@link BridgeDelegate} and {@link MethodDelegate} the agent installs.
  *
  * <p>Why this class is on the bootstrap class path: advice is inlined into application classes loaded by any
  * loader (the web-app loader, a fat-jar loader, the server's own loader); only the bootstrap loader is visible
@@ -22,6 +23,7 @@ public final class LimiterBridge {
     private static final LongAdder INTERNAL_ERRORS = new LongAdder();
 
     private static volatile BridgeDelegate delegate;
+    private static volatile MethodDelegate methods;
     private static volatile boolean enabled = true;
 
     private LimiterBridge() {
@@ -78,6 +80,64 @@ public final class LimiterBridge {
     public static Object currentRequest() {
         RequestFrame frame = FRAME.get();
         return frame.depth > 0 ? frame.request() : null;
+    }
+
+    /**
+     * Entry of a woven JAX-RS resource method or plain method (see {@link MethodDelegate#onMethodEnter}).
+     * Returns null (run, nothing to release), a {@link Throwable} (throw it instead of running the method), or
+     * a token for {@link #methodExit}. Until a delegate is installed, or while the bridge is disabled, null.
+     */
+    public static Object methodEnter(int site, Object keyArgument) {
+        MethodDelegate current = methods;
+        if (current == null || !enabled) {
+            return null;
+        }
+        try {
+            return current.onMethodEnter(site, keyArgument);
+        } catch (Throwable t) {
+            INTERNAL_ERRORS.increment();
+            return null;
+        }
+    }
+
+    /** Exit of a woven method whose {@link #methodEnter} returned a token (not null, not a Throwable). */
+    public static void methodExit(int site, Object token) {
+        MethodDelegate current = methods;
+        if (current == null) {
+            return;
+        }
+        try {
+            current.onMethodExit(site, token);
+        } catch (Throwable t) {
+            INTERNAL_ERRORS.increment();
+        }
+    }
+
+    /**
+     * For woven {@code ExceptionMapper.toResponse}: the limiter's own rejection response when {@code exception}
+     * is a rejection the limiter threw, else null (the application's mapper runs as usual).
+     */
+    public static Object rejectionResponse(Object exception) {
+        MethodDelegate current = methods;
+        if (current == null || exception == null) {
+            return null;
+        }
+        try {
+            return current.rejectionResponse(exception);
+        } catch (Throwable t) {
+            INTERNAL_ERRORS.increment();
+            return null;
+        }
+    }
+
+    /** Installs the agent's delegate for woven methods (null uninstalls: every method call is allowed). */
+    public static void installMethods(MethodDelegate newDelegate) {
+        methods = newDelegate;
+    }
+
+    /** The installed method delegate, or null. */
+    public static MethodDelegate methodDelegate() {
+        return methods;
     }
 
     /** Installs the agent's delegate (null uninstalls: every call is then allowed). */
