@@ -142,6 +142,33 @@ public final class RuleSet {
         return match(jaxrsRules, className, methodName, out);
     }
 
+    /**
+     * True if some {@code method:} rule's class glob matches {@code className}: the agent's cheap type test
+     * before it looks at a class's methods. Allocation-free.
+     */
+    public boolean namesMethodClass(String className) {
+        return namesClass(methodRules, className);
+    }
+
+    /** True if some {@code jaxrs:} rule's class glob matches {@code className}. Allocation-free. */
+    public boolean namesJaxrsClass(String className) {
+        return namesClass(jaxrsRules, className);
+    }
+
+    /** The number of {@code method:} and {@code jaxrs:} rules, to size {@link #matchMethod}'s array. */
+    public int maxMethodMatches() {
+        return Math.max(methodRules.length, jaxrsRules.length);
+    }
+
+    private static boolean namesClass(Rule[] candidates, String className) {
+        for (Rule candidate : candidates) {
+            if (candidate.classGlob().matches(className)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static int match(Rule[] candidates, String className, String methodName, Rule[] out) {
         int count = 0;
         for (int i = 0; i < candidates.length && count < out.length; i++) {

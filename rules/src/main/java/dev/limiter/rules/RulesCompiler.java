@@ -426,8 +426,13 @@ final class RulesCompiler {
                 }
                 return key;
             case PATH_PARAM:
+                if (match.target == Rule.Target.JAXRS) {
+                    // the @PathParam(NAME) argument of the resource method; the agent finds it when it weaves
+                    return key;
+                }
                 if (match.target != Rule.Target.HTTP) {
-                    problems.add(at, "key '" + key + "' needs an http match with {" + key.name() + "} in the path");
+                    problems.add(at, "key '" + key + "' needs an http match with {" + key.name() + "} in the path,"
+                            + " or a jaxrs match with a @PathParam(\"" + key.name() + "\") argument");
                     return null;
                 }
                 for (PathPattern pattern : match.patterns) {
