@@ -41,6 +41,23 @@ public final class HttpApi {
         }
     }
 
+    /** POST {@code body} as {@code text/plain} to {@code pathAndQuery}. */
+    public HttpResponse<String> post(String pathAndQuery, String body) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + pathAndQuery))
+                .timeout(REQUEST_TIMEOUT)
+                .header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("POST " + pathAndQuery, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted: POST " + pathAndQuery, e);
+        }
+    }
+
     public CompletableFuture<HttpResponse<String>> getAsync(String pathAndQuery, String... headers) {
         return client.sendAsync(request(pathAndQuery, headers), HttpResponse.BodyHandlers.ofString());
     }

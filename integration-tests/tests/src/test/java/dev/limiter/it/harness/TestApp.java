@@ -3,27 +3,66 @@ package dev.limiter.it.harness;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The test servers, each a runnable directory built by its own module under {@code integration-tests/apps}
  * ({@code target/classes} + {@code target/lib/*}). They never share a class path: Tomcat 11, Jetty 12 and
  * Jetty 9 bring incompatible servlet APIs, and the agent must cope with each as a real deployment would.
+ * Servlet servers serve the shared servlet endpoints (apps/servlets-*); JAX-RS servers serve the shared JAX-RS
+ * application (apps/jaxrs-*) under {@code /rest}.
  */
 public enum TestApp {
-    TOMCAT11_JAKARTA("tomcat11-jakarta", "dev.limiter.it.app.tomcat.TomcatApp"),
-    JETTY12_JAKARTA("jetty12-jakarta", "dev.limiter.it.app.jetty12.Jetty12App"),
-    JETTY9_JAVAX("jetty9-javax", "dev.limiter.it.app.jetty9.Jetty9App"),
-    TOMCAT10_JAKARTA("tomcat10-jakarta", "dev.limiter.it.app.tomcat.TomcatApp"),
-    TOMCAT9_JAVAX("tomcat9-javax", "dev.limiter.it.app.tomcat.TomcatApp"),
-    UNDERTOW_JAKARTA("undertow-jakarta", "dev.limiter.it.app.undertow.UndertowApp"),
-    SPRING_BOOT3_WEB("spring-boot3-web", "dev.limiter.it.app.boot.BootApp");
+    TOMCAT11_JAKARTA("tomcat11-jakarta", "dev.limiter.it.app.tomcat.TomcatApp", Kind.SERVLET),
+    JETTY12_JAKARTA("jetty12-jakarta", "dev.limiter.it.app.jetty12.Jetty12App", Kind.SERVLET),
+    JETTY9_JAVAX("jetty9-javax", "dev.limiter.it.app.jetty9.Jetty9App", Kind.SERVLET),
+    TOMCAT10_JAKARTA("tomcat10-jakarta", "dev.limiter.it.app.tomcat.TomcatApp", Kind.SERVLET),
+    TOMCAT9_JAVAX("tomcat9-javax", "dev.limiter.it.app.tomcat.TomcatApp", Kind.SERVLET),
+    UNDERTOW_JAKARTA("undertow-jakarta", "dev.limiter.it.app.undertow.UndertowApp", Kind.SERVLET),
+    SPRING_BOOT3_WEB("spring-boot3-web", "dev.limiter.it.app.boot.BootApp", Kind.SERVLET),
+    JERSEY3_TOMCAT10("jersey3-tomcat10", "dev.limiter.it.app.jersey.JerseyTomcatApp", Kind.JAXRS_ON_SERVLET),
+    JERSEY4_TOMCAT11("jersey4-tomcat11", "dev.limiter.it.app.jersey.JerseyTomcatApp", Kind.JAXRS_ON_SERVLET),
+    JERSEY2_TOMCAT9_JAVAX("jersey2-tomcat9-javax", "dev.limiter.it.app.jersey.JerseyTomcatApp",
+            Kind.JAXRS_ON_SERVLET),
+    RESTEASY6_UNDERTOW("resteasy6-undertow", "dev.limiter.it.app.resteasy.ResteasyUndertowApp",
+            Kind.JAXRS_ON_SERVLET),
+    RESTEASY7_UNDERTOW("resteasy7-undertow", "dev.limiter.it.app.resteasy.ResteasyUndertowApp",
+            Kind.JAXRS_ON_SERVLET),
+    JERSEY4_JDK_HTTP("jersey4-jdk-http", "dev.limiter.it.app.jdkhttp.JerseyJdkHttpApp", Kind.JAXRS_WITHOUT_SERVLET);
+
+    /** What a server serves, and whether a servlet container is in front of it. */
+    public enum Kind {
+        /** The shared servlet endpoints (apps/servlets-*). */
+        SERVLET,
+        /** The shared JAX-RS application at {@code /rest/*} through a servlet container. */
+        JAXRS_ON_SERVLET,
+        /** The shared JAX-RS application at {@code /rest} on a runtime with no servlet container. */
+        JAXRS_WITHOUT_SERVLET
+    }
 
     private final String module;
     private final String mainClass;
+    private final Kind kind;
 
-    TestApp(String module, String mainClass) {
+    TestApp(String module, String mainClass, Kind kind) {
         this.module = module;
         this.mainClass = mainClass;
+        this.kind = kind;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The servers serving the shared servlet endpoints. */
+    public static List<TestApp> servlet() {
+        return Arrays.stream(values()).filter(app -> app.kind == Kind.SERVLET).toList();
+    }
+
+    /** The servers serving the shared JAX-RS application, with or without a servlet container. */
+    public static List<TestApp> jaxrs() {
+        return Arrays.stream(values()).filter(app -> app.kind != Kind.SERVLET).toList();
     }
 
     public String mainClass() {

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The harness and the test applications on their own, without the agent: every server starts, prints
@@ -21,8 +21,12 @@ class TestAppsWithoutAgentTest {
     @RegisterExtension
     static final ServerLogs SERVERS = new ServerLogs();
 
+    static List<TestApp> servletApps() {
+        return TestApp.servlet();
+    }
+
     @ParameterizedTest
-    @EnumSource(TestApp.class)
+    @MethodSource("servletApps")
     void servesEveryEndpointWithoutTheAgent(TestApp app) {
         ForkedServer server = SERVERS.track(ForkedServer.start(app, "TestAppsWithoutAgentTest-" + app, List.of()));
         HttpApi http = server.http();

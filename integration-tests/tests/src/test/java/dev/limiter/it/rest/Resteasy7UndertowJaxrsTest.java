@@ -1,0 +1,12 @@
+package dev.limiter.it.rest;
+
+import dev.limiter.it.harness.TestApp;
+
+/** The JAX-RS contract on RESTEasy 7 (jakarta.ws.rs 4.0), its servlet dispatcher on embedded Undertow. */
+class Resteasy7UndertowJaxrsTest extends AbstractJaxrsServletServerTest {
+
+    @Override
+    protected TestApp app() {
+        return TestApp.RESTEASY7_UNDERTOW;
+    }
+}
