@@ -1,6 +1,8 @@
 package dev.limiter.agent;
 
 import dev.limiter.agent.jmx.JmxStarter;
+import dev.limiter.agent.method.MethodLimiter;
+import dev.limiter.agent.method.Reweaver;
 import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.agent.store.StoreWiring;
 import dev.limiter.bootstrap.LimiterBridge;
@@ -17,8 +19,9 @@ import java.util.logging.Logger;
  * <p>Byte Buddy's transformer is prepared on a daemon thread ({@link TransformerWarmUp}) while the rules are
  * parsed, because the two are independent and together make up nearly all of premain's time.
  *
- * <p>Order matters: the bridge delegate is installed before weaving, so the first woven request is already
- * checked. Invalid rules do not stop the application (it starts unprotected and the watcher picks up the fixed
+ * <p>Order matters: the bridge delegates (servlet and method) are installed before weaving, so the first woven
+ * request or call is already checked, and the re-weaver listens for reloads only once the transformer that
+ * does its work is installed. Invalid rules do not stop the application (it starts unprotected and the watcher picks up the fixed
  * file) unless {@code strict=true}, which exits the JVM with status 1 before the application runs. The file
  * watcher starts on a daemon thread so premain does no file-system watching itself. No JMX here: MBeans are
  * registered after start-up by {@link JmxStarter}'s delayed daemon thread, because an early platform MBean
@@ -69,9 +72,11 @@ public final class AgentInstaller {
         ThrottledLog errors = new ThrottledLog(LOGGER, 10_000);
         holder.addListener(new ReloadLog(log));
         LimiterBridge.install(new ServletLimiter(holder, errors));
+        LimiterBridge.installMethods(new MethodLimiter(holder, errors));
         long weaving = System.nanoTime();
         TransformerWarmUp.await(warmUp);
-        Weaver.install(inst, errors);
+        Weaver.install(inst, holder, errors);
+        holder.addListener(new Reweaver(holder, inst, errors));
         long woven = System.nanoTime();
         Diagnostics.startupTimes((rulesLoaded - started) / 1_000_000, (woven - weaving) / 1_000_000,
                 (woven - started) / 1_000_000);

@@ -8,7 +8,7 @@ package dev.limiter.agent;
  * install-time filter of already loaded classes ({@link LoadedCandidates}), which skips Byte Buddy's
  * retransformation scan when only ignored classes are loaded (always the case in premain).
  */
-final class IgnoredTypes {
+public final class IgnoredTypes {
 
     static final String[] PREFIXES = {
         "net.bytebuddy.", "java.", "javax.management.", "jdk.", "sun.", "com.sun.",
@@ -19,7 +19,8 @@ final class IgnoredTypes {
     private IgnoredTypes() {
     }
 
-    static boolean ignored(String className) {
+    /** True if the agent never weaves {@code className} (JDK, Byte Buddy, the agent itself). */
+    public static boolean ignored(String className) {
         for (String prefix : PREFIXES) {
             if (className.startsWith(prefix)) {
                 return true;

@@ -2,7 +2,9 @@ package dev.limiter.agent;
 
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 
+import dev.limiter.agent.method.MethodInstrumentation;
 import dev.limiter.agent.servlet.ServletInstrumentation;
+import dev.limiter.rules.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -24,13 +26,24 @@ import net.bytebuddy.utility.JavaModule;
  * and leaves the class unchanged. Already loaded classes are examined at installation only when some are
  * outside the ignored packages ({@link LoadedCandidates}): in premain there are none, so no retransformation
  * scan runs.
+ *
+ * <p>Three families of instrumentation: servlets and filters (every request), plain and JAX-RS resource
+ * methods named by the current {@code method:} / {@code jaxrs:} rules ({@link MethodInstrumentation}, which
+ * reads the rules at each class load, so retransforming after a reload picks up new rules), and the JAX-RS
+ * {@code ExceptionMapper}s that must not rewrite our 429.
  */
 final class Weaver {
 
     private Weaver() {
     }
 
+    /** Servlets only (tests that need no rules). */
     static ResettableClassFileTransformer install(Instrumentation inst, ThrottledLog log) {
+        return install(inst, null, log);
+    }
+
+    /** Servlets, and the methods the rules in {@code holder} name (none if {@code holder} is null). */
+    static ResettableClassFileTransformer install(Instrumentation inst, RuleSetHolder holder, ThrottledLog log) {
         AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
@@ -41,6 +54,9 @@ final class Weaver {
                 .with(new FailureListener(log))
                 .ignore(ignoredPackages());
         builder = ServletInstrumentation.apply(builder, Weaver.class.getClassLoader());
+        if (holder != null) {
+            builder = MethodInstrumentation.apply(builder, holder);
+        }
         return builder.installOn(inst);
     }
 

@@ -1,0 +1,142 @@
+package dev.limiter.agent.method;
+
+import dev.limiter.agent.ThrottledLog;
+import dev.limiter.agent.jmx.RejectedKeys;
+import dev.limiter.agent.servlet.ServletKeys;
+import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.bootstrap.MethodDelegate;
+import dev.limiter.core.KeyedLimiter;
+import dev.limiter.core.Outcome;
+import dev.limiter.rules.Mode;
+import dev.limiter.rules.OnError;
+import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleSetHolder;
+
+/**
+ * The decision for woven methods: take a permit from every rule of the site, and either let the call run or
+ * hand back the rejection the woven code throws.
+ *
+ * <p>The same contract as the servlet decision: rules read from the current snapshot on every call (a reload
+ * needs no re-weaving to change limits, and a removed rule is gone at once), {@code dry-run} counts would-be
+ * rejections, a failing rule or a key that cannot be had here is counted in the rule's {@code errors}, logged
+ * at most every few seconds and resolved by its {@code on-error}. Concurrency permits are held until the
+ * method exits ({@link MethodScratch}). The kill switch is the bridge's.
+ *
+ * <p>Allowed path: no locks, no logging, no string building; the per-thread buffers and the site's cached
+ * rules are reused, so a call keyed on a {@code String} argument allocates nothing.
+ */
+public final class MethodLimiter implements MethodDelegate {
+
+    private static final ThreadLocal<MethodScratch> SCRATCH = ThreadLocal.withInitial(MethodScratch::new);
+
+    private final RuleSetHolder holder;
+    private final ThrottledLog log;
+
+    public MethodLimiter(RuleSetHolder holder, ThrottledLog log) {
+        this.holder = holder;
+        this.log = log;
+    }
+
+    @Override
+    public Object onMethodEnter(int siteId, Object keyArgument) {
+        WovenSite site = WovenSites.get(siteId);
+        if (site == null) {
+            return null;
+        }
+        SiteRules rules = site.rules(holder.current());
+        int count = rules.rules.length;
+        if (count == 0) {
+            return null;
+        }
+        MethodScratch scratch = SCRATCH.get();
+        int base = scratch.held;
+        long[] out = scratch.out;
+        for (int i = 0; i < count; i++) {
+            Rule rule = rules.rules[i];
+            boolean enforce = rule.mode() == Mode.ENFORCE;
+            KeyedLimiter limiter;
+            String key;
+            boolean admitted;
+            try {
+                limiter = rule.limiter();
+                key = key(rules, i, keyArgument);
+                if (key == null) {
+                    rule.stats().errors().increment();
+                    log.warn(rules.missingKey[i], null);
+                    if (rule.onError() == OnError.REJECT && enforce) {
+                        scratch.releaseTo(base);
+                        return failed(site, rules, rule, out);
+                    }
+                    continue;
+                }
+                admitted = limiter.tryAcquire(key, out);
+            } catch (Throwable t) {
+                rule.stats().errors().increment();
+                if (rule.onError() == OnError.REJECT && enforce) {
+                    log.warn("limiter: rule " + rule.id() + " failed at " + site.describe()
+                            + "; the call is rejected (on-error: reject)", t);
+                    scratch.releaseTo(base);
+                    return failed(site, rules, rule, out);
+                }
+                log.warn("limiter: rule " + rule.id() + " failed at " + site.describe()
+                        + "; the call is allowed (on-error: allow)", t);
+                continue;
+            }
+            if (admitted) {
+                rule.stats().allowed().increment();
+                if (limiter.strategy().releasesOnExit()) {
+                    scratch.hold(limiter, key);
+                }
+            } else if (!enforce) {
+                rule.stats().wouldReject().increment();
+                RejectedKeys.record(rule.stats(), key);
+            } else {
+                rule.stats().rejected().increment();
+                RejectedKeys.record(rule.stats(), key);
+                scratch.releaseTo(base);
+                return rejection(site, rules, rule, out);
+            }
+        }
+        return scratch.held > base ? scratch.mark(base) : null;
+    }
+
+    /** The key of rule {@code i}, or null if it cannot be had at this site or on this thread. */
+    private static String key(SiteRules rules, int i, Object keyArgument) throws Throwable {
+        switch (rules.keySource[i]) {
+            case SiteRules.GLOBAL:
+                return "";
+            case SiteRules.ARGUMENT:
+                return String.valueOf(keyArgument);
+            case SiteRules.REQUEST:
+                Object request = LimiterBridge.currentRequest();
+                return request == null ? null : ServletKeys.key(rules.rules[i], rules.set, request);
+            default:
+                return null;
+        }
+    }
+
+    /** A rejection because the rule failed and its {@code on-error} is {@code reject}: retry after a second. */
+    private Throwable failed(WovenSite site, SiteRules rules, Rule rule, long[] out) {
+        out[Outcome.REMAINING] = 0;
+        out[Outcome.RETRY_AFTER_MILLIS] = 1000;
+        out[Outcome.LIMIT] = 0;
+        out[Outcome.RESET_EPOCH_SECONDS] = System.currentTimeMillis() / 1000 + 1;
+        return rejection(site, rules, rule, out);
+    }
+
+    private Throwable rejection(WovenSite site, SiteRules rules, Rule rule, long[] out) {
+        return ThrowableFactory.create(site, rule, out[Outcome.RETRY_AFTER_MILLIS]);
+    }
+
+    @Override
+    public void onMethodExit(int siteId, Object token) {
+        if (token instanceof MethodScratch.Mark mark) {
+            mark.owner.releaseTo(mark.height);
+        }
+    }
+
+    @Override
+    public Object rejectionResponse(Object exception) {
+        return null;
+    }
+}

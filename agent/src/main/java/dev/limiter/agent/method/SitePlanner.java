@@ -1,0 +1,75 @@
+package dev.limiter.agent.method;
+
+import dev.limiter.rules.KeySpec;
+import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleSet;
+import java.util.ArrayList;
+import java.util.List;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.description.type.TypeList;
+
+/**
+ * Decides, from one rules snapshot, which methods of a class get woven and which argument each passes as its
+ * key. The transformer and the reload re-weaver ask the same question, so they cannot disagree.
+ *
+ * <p>Plain methods: methods declared in the class whose class and method names some {@code method:} rule
+ * matches; never constructors, type initialisers, abstract or native methods, nor the compiler's bridge and
+ * synthetic methods (a bridge calls the real method, which would count the call twice). The key argument is
+ * the first {@code arg:N} of the matched rules that the method has; other rules of the same method keying on
+ * another argument get a key failure ({@code on-error}), see docs/rules.md.
+ */
+final class SitePlanner {
+
+    private SitePlanner() {
+    }
+
+    /** The methods of {@code type} to weave under {@code rules}; empty if none. */
+    static List<PlannedSite> plan(TypeDescription type, RuleSet rules) {
+        String className = type.getName();
+        List<PlannedSite> planned = new ArrayList<>();
+        if (type.isInterface() || type.isAnnotation()) {
+            return planned;
+        }
+        Rule[] buffer = new Rule[Math.max(1, rules.maxMethodMatches())];
+        if (rules.namesMethodClass(className)) {
+            for (MethodDescription.InDefinedShape method : type.getDeclaredMethods()) {
+                if (!weavable(method)) {
+                    continue;
+                }
+                int count = rules.matchMethod(className, method.getName(), buffer);
+                if (count > 0) {
+                    planned.add(new PlannedSite(SiteKind.METHOD, method, argumentKey(method, buffer, count), null,
+                            exceptionNames(method)));
+                }
+            }
+        }
+        return planned;
+    }
+
+    static boolean weavable(MethodDescription method) {
+        return method.isMethod() && !method.isAbstract() && !method.isNative() && !method.isBridge()
+                && !method.isSynthetic();
+    }
+
+    /** The first {@code arg:N} among the matched rules that {@code method} has an argument for, or -1. */
+    static int argumentKey(MethodDescription method, Rule[] matched, int count) {
+        int parameters = method.getParameters().size();
+        for (int i = 0; i < count; i++) {
+            KeySpec key = matched[i].key();
+            if (key.kind() == KeySpec.Kind.ARG && key.index() < parameters) {
+                return key.index();
+            }
+        }
+        return -1;
+    }
+
+    static String[] exceptionNames(MethodDescription method) {
+        TypeList exceptions = method.getExceptionTypes().asErasures();
+        String[] names = new String[exceptions.size()];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = exceptions.get(i).getName();
+        }
+        return names;
+    }
+}

@@ -1,0 +1,75 @@
+package dev.limiter.agent.method;
+
+import dev.limiter.rules.KeySpec;
+import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleSet;
+
+/**
+ * The rules of one woven site under one {@link RuleSet} snapshot, and what each needs to compute its key.
+ *
+ * <p>Computed once per site and snapshot (so only after a reload) and kept in the site's volatile field; the
+ * call path then only compares the snapshot reference. Everything that would otherwise build a string on the
+ * call path is prepared here: whether a rule's key comes from the woven argument, from the servlet request, or
+ * cannot be had at this site at all, and the message logged (throttled) when the key is missing.
+ */
+final class SiteRules {
+
+    /** The key is the empty string: one budget. */
+    static final byte GLOBAL = 0;
+    /** The key is {@code String.valueOf} of the woven key argument. */
+    static final byte ARGUMENT = 1;
+    /** The key comes from the servlet request in flight on the thread (ip, header, param, principal, path). */
+    static final byte REQUEST = 2;
+    /** The site cannot supply this rule's key (another argument was woven): a key failure, {@code on-error}. */
+    static final byte UNAVAILABLE = 3;
+
+    final RuleSet set;
+    final Rule[] rules;
+    final byte[] keySource;
+    /** Why the key is missing, per rule: for {@link #UNAVAILABLE}, and for {@link #REQUEST} without a request. */
+    final String[] missingKey;
+
+    private SiteRules(RuleSet set, Rule[] rules, byte[] keySource, String[] missingKey) {
+        this.set = set;
+        this.rules = rules;
+        this.keySource = keySource;
+        this.missingKey = missingKey;
+    }
+
+    static SiteRules of(RuleSet set, WovenSite site) {
+        Rule[] buffer = new Rule[Math.max(1, set.maxMethodMatches())];
+        int count = site.kind.jaxrs()
+                ? set.matchJaxrs(site.className, site.methodName, buffer)
+                : set.matchMethod(site.className, site.methodName, buffer);
+        Rule[] rules = java.util.Arrays.copyOf(buffer, count);
+        byte[] sources = new byte[count];
+        String[] missing = new String[count];
+        for (int i = 0; i < count; i++) {
+            KeySpec key = rules[i].key();
+            sources[i] = source(key, site);
+            if (sources[i] == UNAVAILABLE) {
+                missing[i] = "limiter: rule " + rules[i].id() + " keys on " + key + " but " + site.describe()
+                        + " was woven with " + site.describeKey() + "; the key is missing (on-error: "
+                        + rules[i].onError().spelling() + ")";
+            } else if (sources[i] == REQUEST) {
+                missing[i] = "limiter: rule " + rules[i].id() + ": key " + key + " needs a servlet container (no"
+                        + " servlet request on the thread calling " + site.describe() + "); the key is missing"
+                        + " (on-error: " + rules[i].onError().spelling() + ")";
+            }
+        }
+        return new SiteRules(set, rules, sources, missing);
+    }
+
+    private static byte source(KeySpec key, WovenSite site) {
+        switch (key.kind()) {
+            case GLOBAL:
+                return GLOBAL;
+            case ARG:
+                return site.keyIndex == key.index() ? ARGUMENT : UNAVAILABLE;
+            case PATH_PARAM:
+                return site.kind.jaxrs() && key.name().equals(site.keyName) ? ARGUMENT : UNAVAILABLE;
+            default:
+                return REQUEST;
+        }
+    }
+}
