@@ -2,6 +2,7 @@ package dev.limiter.agent;
 
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 
+import dev.limiter.agent.jaxrs.ExceptionMapperInstrumentation;
 import dev.limiter.agent.method.MethodInstrumentation;
 import dev.limiter.agent.servlet.ServletInstrumentation;
 import dev.limiter.rules.RuleSetHolder;
@@ -42,7 +43,10 @@ final class Weaver {
         return install(inst, null, log);
     }
 
-    /** Servlets, and the methods the rules in {@code holder} name (none if {@code holder} is null). */
+    /**
+     * Servlets, the methods the rules in {@code holder} name and the JAX-RS exception mappers (neither if
+     * {@code holder} is null).
+     */
     static ResettableClassFileTransformer install(Instrumentation inst, RuleSetHolder holder, ThrottledLog log) {
         AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
                 .disableClassFormatChanges()
@@ -56,6 +60,7 @@ final class Weaver {
         builder = ServletInstrumentation.apply(builder, Weaver.class.getClassLoader());
         if (holder != null) {
             builder = MethodInstrumentation.apply(builder, holder);
+            builder = ExceptionMapperInstrumentation.apply(builder, Weaver.class.getClassLoader());
         }
         return builder.installOn(inst);
     }

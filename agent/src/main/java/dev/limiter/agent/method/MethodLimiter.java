@@ -1,8 +1,10 @@
 package dev.limiter.agent.method;
 
 import dev.limiter.agent.ThrottledLog;
+import dev.limiter.agent.jaxrs.JaxrsRejection;
 import dev.limiter.agent.jmx.RejectedKeys;
 import dev.limiter.agent.servlet.ServletKeys;
+import dev.limiter.api.RateLimitExceededException;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.MethodDelegate;
 import dev.limiter.core.KeyedLimiter;
@@ -124,7 +126,21 @@ public final class MethodLimiter implements MethodDelegate {
         return rejection(site, rules, rule, out);
     }
 
+    /**
+     * What the woven method throws: for JAX-RS a {@code WebApplicationException} carrying the 429 response of
+     * the rules' {@code response:} section, for plain methods the rule's exception. If the JAX-RS response cannot
+     * be built, the call is still rejected, with {@code RateLimitExceededException} (logged, throttled).
+     */
     private Throwable rejection(WovenSite site, SiteRules rules, Rule rule, long[] out) {
+        if (site.kind.jaxrs()) {
+            try {
+                return JaxrsRejection.create(site.loader(), site.kind.namespace(), rules.set.response(), rule, out);
+            } catch (Throwable t) {
+                log.warn("limiter: could not build the JAX-RS rejection of rule " + rule.id() + " at "
+                        + site.describe() + "; throwing " + Rule.DEFAULT_THROW + " instead", t);
+                return new RateLimitExceededException(rule.id(), out[Outcome.RETRY_AFTER_MILLIS]);
+            }
+        }
         return ThrowableFactory.create(site, rule, out[Outcome.RETRY_AFTER_MILLIS]);
     }
 
@@ -135,8 +151,9 @@ public final class MethodLimiter implements MethodDelegate {
         }
     }
 
+    /** For woven {@code ExceptionMapper.toResponse}: our 429 response if {@code exception} is our rejection. */
     @Override
     public Object rejectionResponse(Object exception) {
-        return null;
+        return JaxrsRejection.responseOf(exception);
     }
 }

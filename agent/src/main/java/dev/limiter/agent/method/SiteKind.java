@@ -1,5 +1,7 @@
 package dev.limiter.agent.method;
 
+import dev.limiter.agent.jaxrs.JaxrsNamespace;
+
 /**
  * What a woven method is: a plain method named by a {@code method:} rule, or a JAX-RS resource method of one
  * namespace, named by a {@code jaxrs:} rule. It decides which rules apply and what a rejection looks like.
@@ -15,5 +17,22 @@ public enum SiteKind {
     /** True for the JAX-RS kinds. */
     public boolean jaxrs() {
         return this != METHOD;
+    }
+
+    /** The JAX-RS API of a JAX-RS kind; null for {@link #METHOD}. */
+    public JaxrsNamespace namespace() {
+        switch (this) {
+            case JAXRS_JAVAX:
+                return JaxrsNamespace.JAVAX;
+            case JAXRS_JAKARTA:
+                return JaxrsNamespace.JAKARTA;
+            default:
+                return null;
+        }
+    }
+
+    /** The JAX-RS kind of a namespace. */
+    static SiteKind of(JaxrsNamespace ns) {
+        return ns == JaxrsNamespace.JAVAX ? JAXRS_JAVAX : JAXRS_JAKARTA;
     }
 }

@@ -1,5 +1,8 @@
 package dev.limiter.agent.method;
 
+import dev.limiter.agent.jaxrs.JaxrsNamespace;
+import dev.limiter.agent.jaxrs.JaxrsPathParams;
+import dev.limiter.agent.jaxrs.JaxrsResourceMethods;
 import dev.limiter.rules.KeySpec;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
@@ -18,6 +21,11 @@ import net.bytebuddy.description.type.TypeList;
  * synthetic methods (a bridge calls the real method, which would count the call twice). The key argument is
  * the first {@code arg:N} of the matched rules that the method has; other rules of the same method keying on
  * another argument get a key failure ({@code on-error}), see docs/rules.md.
+ *
+ * <p>JAX-RS: in classes some {@code jaxrs:} rule names and that are resource classes of one API (asked of
+ * {@link JaxrsResourceMethods}), the resource methods declared there whose names a rule matches. The key
+ * argument is the first {@code arg:N} or {@code path-param:NAME} of the matched rules that the method can supply
+ * ({@link JaxrsPathParams}, which also follows JAX-RS annotation inheritance to the interface).
  */
 final class SitePlanner {
 
@@ -44,7 +52,38 @@ final class SitePlanner {
                 }
             }
         }
+        if (rules.namesJaxrsClass(className)) {
+            JaxrsNamespace ns = JaxrsResourceMethods.namespaceOf(type);
+            if (ns != null) {
+                planJaxrs(type, rules, ns, buffer, planned);
+            }
+        }
         return planned;
+    }
+
+    private static void planJaxrs(TypeDescription type, RuleSet rules, JaxrsNamespace ns, Rule[] buffer,
+            List<PlannedSite> planned) {
+        String className = type.getName();
+        var resourceMethod = JaxrsResourceMethods.matcher(ns);
+        for (MethodDescription.InDefinedShape method : type.getDeclaredMethods()) {
+            int count = rules.matchJaxrs(className, method.getName(), buffer);
+            if (count == 0 || !resourceMethod.matches(method)) {
+                continue;
+            }
+            int keyIndex = -1;
+            String keyName = null;
+            int parameters = method.getParameters().size();
+            for (int i = 0; i < count && keyIndex < 0; i++) {
+                KeySpec key = buffer[i].key();
+                if (key.kind() == KeySpec.Kind.ARG && key.index() < parameters) {
+                    keyIndex = key.index();
+                } else if (key.kind() == KeySpec.Kind.PATH_PARAM) {
+                    keyIndex = JaxrsPathParams.parameterIndex(method, ns, key.name());
+                    keyName = keyIndex < 0 ? null : key.name();
+                }
+            }
+            planned.add(new PlannedSite(SiteKind.of(ns), method, keyIndex, keyName, exceptionNames(method)));
+        }
     }
 
     static boolean weavable(MethodDescription method) {
