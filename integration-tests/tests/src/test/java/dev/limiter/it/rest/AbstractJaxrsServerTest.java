@@ -25,7 +25,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -88,7 +87,6 @@ abstract class AbstractJaxrsServerTest {
                 Duration.ofSeconds(10));
     }
 
-    @Disabled("waiting for the JAX-RS resource-method weaving of issue 5 (agent/jaxrs)")
     @Test
     void aResourceMethodAdmitsExactlyTheLimitThenRejectsWithHeadersAndLeavesTheOtherMethodsAlone() {
         WindowGuard.awaitRoomInWindow(Duration.ofHours(1), Duration.ofSeconds(20));
@@ -115,7 +113,6 @@ abstract class AbstractJaxrsServerTest {
         assertRejected(http.get("/rest/items/exact"), "items-get", HOUR_SECONDS);
     }
 
-    @Disabled("waiting for the JAX-RS resource-method weaving of issue 5 (agent/jaxrs)")
     @Test
     void aPathParameterKeyGivesEachIdItsOwnBudget() {
         for (String id : List.of("alice", "bob")) {
@@ -130,7 +127,6 @@ abstract class AbstractJaxrsServerTest {
         assertThat(http.status("/rest/items/carol")).as("a third id").isEqualTo(200);
     }
 
-    @Disabled("waiting for the JAX-RS resource-method weaving of issue 5 (agent/jaxrs)")
     @Test
     void anArgumentKeyGivesEachValueItsOwnBudget() {
         for (int i = 0; i < 2; i++) {
@@ -142,7 +138,6 @@ abstract class AbstractJaxrsServerTest {
         assertThat(http.get("/rest/items/search?q=pen").body()).as("another value of arg:0").isEqualTo("found pen");
     }
 
-    @Disabled("waiting for the JAX-RS resource-method weaving of issue 5 (agent/jaxrs)")
     @Test
     void aRejectionGetsThroughTheApplicationsExceptionMapperAsA429() {
         // the mapper is there: the method's own exception becomes the application's 500
@@ -155,7 +150,6 @@ abstract class AbstractJaxrsServerTest {
         }
     }
 
-    @Disabled("waiting for the JAX-RS resource-method weaving of issue 5 (agent/jaxrs)")
     @Test
     void aResourceMethodWithAnnotationsInheritedFromAnInterfaceIsLimited() {
         assertThat(http.get("/rest/greetings/ann").body()).isEqualTo("hello ann");

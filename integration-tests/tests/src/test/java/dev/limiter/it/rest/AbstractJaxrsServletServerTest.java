@@ -4,7 +4,6 @@ import static dev.limiter.it.harness.RateLimitHeaders.describe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,7 +13,6 @@ import org.junit.jupiter.api.Test;
  */
 abstract class AbstractJaxrsServletServerTest extends AbstractJaxrsServerTest {
 
-    @Disabled("waiting for the JAX-RS resource-method weaving of issue 5 (agent/jaxrs)")
     @Test
     void aServletPathRuleAndAJaxrsRuleOnTheSameRequestCountItOnceEach() {
         // orders-http: /rest/orders/{id}, limit 4, global; orders-jaxrs: OrdersResource.get, limit 2 per id
@@ -34,7 +32,6 @@ abstract class AbstractJaxrsServletServerTest extends AbstractJaxrsServerTest {
         assertRejected(http.get("/rest/orders/c"), "orders-http", 3600);
     }
 
-    @Disabled("waiting for the JAX-RS resource-method weaving of issue 5 (agent/jaxrs)")
     @Test
     void aJaxrsRuleTakesItsKeyFromAHeaderOfTheRequestInFlight() {
         HttpResponse<String> alice = http.get("/rest/orders", "X-Api-Key", "alice");
