@@ -27,6 +27,8 @@ class JaxrsPathParamsTest {
                 JaxrsNamespace.JAKARTA, "account")).isEqualTo(0);
         assertThat(JaxrsPathParams.parameterIndex(method("jaxrstest.GenericResource", "find"),
                 JaxrsNamespace.JAKARTA, "key")).isEqualTo(0);
+        assertThat(JaxrsPathParams.parameterIndex(method("jaxrstest.NameCrudResource", "get"),
+                JaxrsNamespace.JAKARTA, "id")).isEqualTo(0);
         assertThat(JaxrsPathParams.parameterIndex(method("jaxrstest.JavaxUserResource", "remove"),
                 JaxrsNamespace.JAVAX, "user")).isEqualTo(0);
     }

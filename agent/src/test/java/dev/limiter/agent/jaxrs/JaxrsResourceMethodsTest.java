@@ -57,6 +57,14 @@ class JaxrsResourceMethodsTest {
     }
 
     @Test
+    void anOverrideOfAGenericSuperclassMethodMatchesThroughTheSuperclassesGenericShape() {
+        assertThat(matched("jaxrstest.NameCrudResource", JaxrsNamespace.JAKARTA)).containsExactly("get");
+        TypeDescription type = type("jaxrstest.NameCrudResource");
+        assertThat(type.getDeclaredMethods().filter(JaxrsResourceMethods.matcher(JaxrsNamespace.JAKARTA)).getOnly()
+                .getReturnType().asErasure().getName()).isEqualTo("java.lang.String");
+    }
+
+    @Test
     void aClassWithoutPathAnywhereIsNotAResourceClass() {
         assertThat(matched("jaxrstest.NoPathResource", JaxrsNamespace.JAKARTA)).isEmpty();
         assertThat(matched("jaxrstest.ItemsResource", JaxrsNamespace.JAKARTA)).isEmpty();
