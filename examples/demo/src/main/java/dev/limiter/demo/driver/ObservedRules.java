@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The per-rule table as the driver sees it from outside, for when the service has no limiter MBeans: which
  * rules each request met (the driver compiles the same rules file), how many of those got a 2xx, and how many
- * 429s named the rule. A dry-run rule's would-rejects are invisible from outside; only JMX shows them.
+ * 429s named the rule. A dry-run rule's would-rejects are invisible from outside; only JMX shows them. So are
+ * the calls a rule on code ({@code jaxrs:}, {@code method:}) met: from outside only the 429s that name it show.
  */
 final class ObservedRules {
 

@@ -37,6 +37,10 @@ final class Summary {
         lines.add("  client: only the address the trusted proxy appended counts (client-ip in the rules file).");
         lines.add("- The slow report is limited by requests in flight, not per second: a 4th call while three run");
         lines.add("  is rejected at once instead of queueing behind them.");
+        lines.add("- The catalog limit sits on the Jersey resource method itself (a jaxrs: rule), keyed on its");
+        lines.add("  @PathParam; the quotes limit sits on a plain method, PriceCalculator.quote (a method: rule):");
+        lines.add("  over it the method throws, the orders endpoint answers without a price, and only the JMX");
+        lines.add("  table shows those rejections.");
         for (Rule rule : rules.rules()) {
             if (rule.mode() == Mode.DRY_RUN) {
                 RuleRow row = find(jmxRows, rule.id());

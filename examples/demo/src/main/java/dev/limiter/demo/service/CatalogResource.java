@@ -9,8 +9,9 @@ import jakarta.ws.rs.core.MediaType;
 /**
  * A Jersey (Jakarta REST) resource served through Jersey's {@code ServletContainer} at {@code /rest/*}.
  *
- * <p>The agent sees its requests at the servlet entry, so an HTTP rule on {@code /rest/catalog/{sku}} limits it
- * today, and is counted once even though Jersey's container is itself a servlet.
+ * <p>The {@code catalog-per-item} rule names this class and {@link #item} ({@code match: jaxrs:}): the agent weaves
+ * the resource method itself and keys on its {@code @PathParam("sku")} argument; a rejection is a
+ * {@code WebApplicationException} carrying the 429, which Jersey renders.
  */
 @Path("catalog/{sku}")
 public class CatalogResource {

@@ -4,8 +4,8 @@ package dev.limiter.demo.service;
  * A plain method called from a servlet ({@code /api/orders}): no HTTP anywhere near it.
  *
  * <p>It is here for method rules ({@code match: method:} in the rules file), which limit calls of any method
- * by class and method name; {@code examples/rules.yml} shows the rule, commented out until the agent weaves
- * plain methods.
+ * by class and method name: the {@code quotes} rule of {@code examples/rules.yml} allows 8 quotes per second per
+ * sku and throws {@link QuoteBudgetExceededException} beyond that.
  */
 public final class PriceCalculator {
 

@@ -3,14 +3,17 @@ package dev.limiter.demo.driver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import dev.limiter.demo.service.QuoteBudgetExceededException;
 import dev.limiter.rules.KeySpec;
 import dev.limiter.rules.Mode;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RuleSetLoader;
 import dev.limiter.rules.RulesException;
-import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -46,7 +49,7 @@ class BundledRulesTest {
             dryRuns += rule.mode() == Mode.DRY_RUN ? 1 : 0;
         }
         assertThat(kinds).contains(KeySpec.Kind.GLOBAL, KeySpec.Kind.IP, KeySpec.Kind.HEADER, KeySpec.Kind.PARAM,
-                KeySpec.Kind.PATH_PARAM);
+                KeySpec.Kind.PATH_PARAM, KeySpec.Kind.PATH, KeySpec.Kind.ARG);
         assertThat(dryRuns).isEqualTo(1);
     }
 
@@ -56,12 +59,10 @@ class BundledRulesTest {
         Set<String> met = new HashSet<>();
         for (Scenario scenario : Scenarios.all()) {
             String path = scenario.requests().apply(0).matchPath();
-            Rule[] matched = new Rule[rules.maxHttpMatches()];
-            int count = rules.matchHttp("GET", path, matched);
             boolean enforced = false;
-            for (int i = 0; i < count; i++) {
-                met.add(matched[i].id());
-                enforced |= matched[i].mode() == Mode.ENFORCE;
+            for (Rule rule : rulesMetBy(rules, path)) {
+                met.add(rule.id());
+                enforced |= rule.mode() == Mode.ENFORCE;
             }
             assertThat(enforced).as("%s (%s) meets an enforced rule", scenario.label(), path).isTrue();
         }
@@ -70,6 +71,28 @@ class BundledRulesTest {
             all.add(rule.id());
         }
         assertThat(met).as("rules the demo's traffic exercises").isEqualTo(all);
+    }
+
+    /**
+     * The rules one demo request meets: the HTTP rules of its path, plus the rules on the code it runs, which
+     * the agent finds by class and method name (the JAX-RS resource behind /rest/catalog, the quote that
+     * /api/orders computes).
+     */
+    private static List<Rule> rulesMetBy(RuleSet rules, String path) {
+        List<Rule> met = new ArrayList<>();
+        Rule[] matched = new Rule[rules.maxHttpMatches()];
+        int count = rules.matchHttp("GET", path, matched);
+        met.addAll(Arrays.asList(matched).subList(0, count));
+        Rule[] code = new Rule[rules.rules().size()];
+        if (path.startsWith("/rest/catalog/")) {
+            count = rules.matchJaxrs("dev.limiter.demo.service.CatalogResource", "item", code);
+            met.addAll(Arrays.asList(code).subList(0, count));
+        }
+        if (path.equals("/api/orders")) {
+            count = rules.matchMethod("dev.limiter.demo.service.PriceCalculator", "quote", code);
+            met.addAll(Arrays.asList(code).subList(0, count));
+        }
+        return met;
     }
 
     @Test
@@ -82,17 +105,11 @@ class BundledRulesTest {
     }
 
     @Test
-    void theCommentedOutMethodRuleIsValidToo() throws Exception {
-        String text = Files.readString(BundledRules.file());
-        int start = text.indexOf("  # - id: quotes");
-        assertThat(start).as("the commented method rule").isPositive();
-        StringBuilder uncommented = new StringBuilder(text.substring(0, start));
-        for (String line : text.substring(start).split("\n")) {
-            uncommented.append(line.replaceFirst("^  # ", "  ")).append('\n');
-        }
-        RuleSet rules = RuleSetLoader.parse(uncommented.toString(), "rules.yml", RuleSet.empty(), null);
-        assertThat(rules.rule("quotes").target()).isEqualTo(Rule.Target.METHOD);
-        assertThat(rules.rule("quotes").matches("dev.limiter.demo.service.PriceCalculator", "quote")).isTrue();
+    void theMethodRuleThrowsTheDemosOwnExceptionWhichTheOrdersEndpointCatches() {
+        Rule quotes = BundledRules.load().rule("quotes");
+        assertThat(quotes.target()).isEqualTo(Rule.Target.METHOD);
+        assertThat(quotes.matches("dev.limiter.demo.service.PriceCalculator", "quote")).isTrue();
+        assertThat(quotes.throwClass()).isEqualTo(QuoteBudgetExceededException.class.getName());
     }
 
     private static String problems() {

@@ -48,11 +48,14 @@ class RuleTableTest {
         observed.record("GET", "/api/orders", 200, null);
         observed.record("GET", "/api/orders", 429, "orders-per-client");
         observed.record("GET", "/rest/catalog/42", 200, null);
+        observed.record("GET", "/rest/catalog/42", 429, "catalog-per-item");
         assertThat(observed.counts("orders-per-client").matched.sum()).isEqualTo(2);
         assertThat(observed.counts("orders-per-client").ok.sum()).isEqualTo(1);
         assertThat(observed.counts("orders-per-client").rejected.sum()).isEqualTo(1);
-        assertThat(observed.counts("api-cap-trial").matched.sum()).isEqualTo(3);
-        assertThat(observed.counts("catalog-per-item").ok.sum()).isEqualTo(1);
+        assertThat(observed.counts("api-cap-trial").matched.sum()).isEqualTo(4);
+        // a rule on code (jaxrs:, method:) is seen from outside only through the 429s that name it
+        assertThat(observed.counts("catalog-per-item").matched.sum()).isZero();
+        assertThat(observed.counts("catalog-per-item").rejected.sum()).isEqualTo(1);
         assertThat(observed.counts("export-per-user").matched.sum()).isZero();
     }
 }
