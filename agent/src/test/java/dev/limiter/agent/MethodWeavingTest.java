@@ -32,6 +32,7 @@ import java.util.logging.Logger;
 import methodtest.Billing;
 import methodtest.CheckedQuota;
 import methodtest.Counter;
+import methodtest.Directory;
 import methodtest.LateService;
 import methodtest.Mailer;
 import methodtest.QuotaExceeded;
@@ -121,6 +122,22 @@ class MethodWeavingTest {
                 match: { method: { class: methodtest.Worker, method: inner } }
                 strategy: concurrency
                 limit: 1
+              - id: lookup-name
+                match: { method: { class: methodtest.Directory, method: lookup } }
+                key: arg:0
+                limit: 100
+                window: 1h
+              - id: lookup-tenant
+                match: { method: { class: methodtest.Directory, method: lookup } }
+                key: arg:1
+                limit: 1
+                window: 1h
+              - id: secure
+                match: { method: { class: methodtest.Directory, method: secure } }
+                key: principal
+                limit: 100
+                window: 1h
+                on-error: reject
               - id: counter
                 match: { method: { class: methodtest.Counter, method: count } }
                 key: arg:0
@@ -390,6 +407,30 @@ class MethodWeavingTest {
             assertThat(rule("nested-outer").limiter().remaining(key, new long[4])).isEqualTo(1);
         }
         assertThat(worker.outer(2)).isEqualTo(2);
+    }
+
+    @Test
+    void aRuleKeyingOnAnArgumentThatWasNotWovenIsAnErrorAndItsOnErrorDecides() {
+        Directory directory = new Directory();
+        for (int i = 0; i < 3; i++) {
+            assertThat(directory.lookup("ann", "acme")).isEqualTo("ann@acme");
+        }
+        // the method passes arg:0 (the first rule's); lookup-tenant's arg:1 key fails, on-error: allow
+        assertThat(rule("lookup-tenant").stats().errors().sum()).isEqualTo(3);
+        assertThat(rule("lookup-tenant").stats().allowed().sum()).isZero();
+        assertThat(rule("lookup-name").stats().allowed().sum()).isEqualTo(3);
+        assertThat(logged()).anySatisfy(m -> assertThat(m).contains("rule lookup-tenant keys on arg:1",
+                "woven with arg:0"));
+    }
+
+    @Test
+    void aPrincipalKeyWithoutAServletRequestFailsAndOnErrorRejectRejects() {
+        Directory directory = new Directory();
+        assertThatThrownBy(() -> directory.secure("x")).isInstanceOf(RateLimitExceededException.class)
+                .hasMessageContaining("rule secure, retry after 1s");
+        assertThat(rule("secure").stats().errors().sum()).isEqualTo(1);
+        assertThat(logged()).anySatisfy(m -> assertThat(m).contains("rule secure: key principal needs a servlet"
+                + " container"));
     }
 
     @Test
