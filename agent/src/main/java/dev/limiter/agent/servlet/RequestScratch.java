@@ -7,7 +7,8 @@ import dev.limiter.rules.Rule;
 /**
  * Per-thread buffers for one request's decision, allocated once per thread and reused, so that checking an
  * allowed request allocates nothing: the matched rules, the outcome of the current check, the outcome that goes
- * into the headers, and the concurrency permits to give back when the request ends.
+ * into the headers, the last joined request path ({@link JoinedPath}), and the concurrency permits to give back
+ * when the request ends.
  *
  * <p>Only its own thread touches it (it hangs off the thread's {@code RequestFrame}); arrays grow on the rare
  * request that matches more rules than any before it on this thread.
@@ -19,6 +20,7 @@ final class RequestScratch {
     final long[] shown = Outcome.newArray();
     Rule shownRule;
     final HeaderWriter headers = new HeaderWriter();
+    final JoinedPath paths = new JoinedPath();
 
     KeyedLimiter[] heldLimiters = new KeyedLimiter[4];
     String[] heldKeys = new String[4];

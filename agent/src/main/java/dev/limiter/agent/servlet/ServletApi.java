@@ -46,6 +46,8 @@ final class ServletApi {
     private final MethodHandle getUserPrincipal;
     private final MethodHandle getAttribute;
     private final MethodHandle setAttribute;
+    private final MethodHandle getDispatcherType;
+    private final Object requestDispatch;
     private final MethodHandle isCommitted;
     private final MethodHandle setStatus;
     private final MethodHandle setHeader;
@@ -59,7 +61,8 @@ final class ServletApi {
     private ServletApi() {
         supported = false;
         getMethod = getServletPath = getPathInfo = getHeader = getHeaders = getParameter = getRemoteAddr = null;
-        getUserPrincipal = getAttribute = setAttribute = null;
+        getUserPrincipal = getAttribute = setAttribute = getDispatcherType = null;
+        requestDispatch = null;
         isCommitted = setStatus = setHeader = setContentType = getOutputStream = null;
         isAsyncStarted = getAsyncContext = addAsyncListener = null;
         asyncListenerType = null;
@@ -90,12 +93,24 @@ final class ServletApi {
                 MethodType.methodType(void.class, Object.class, String.class));
         getOutputStream = virtual(lookup, res, "getOutputStream",
                 MethodType.methodType(OutputStream.class, Object.class));
+        String pkg = req.getName().substring(0, req.getName().indexOf(".http."));
+        MethodHandle dispatcherType;
+        Object initial;
+        try {
+            Class<?> type = Class.forName(pkg + ".DispatcherType", false, req.getClassLoader());
+            initial = enumConstant(type, "REQUEST");
+            dispatcherType = virtual(lookup, req, "getDispatcherType", MethodType.methodType(Object.class, Object.class));
+        } catch (ReflectiveOperationException | LinkageError | IllegalArgumentException servlet25) {
+            dispatcherType = null;
+            initial = null;
+        }
+        getDispatcherType = dispatcherType;
+        requestDispatch = initial;
         MethodHandle started = null;
         MethodHandle context = null;
         MethodHandle listen = null;
         Class<?> listenerType = null;
         try {
-            String pkg = req.getName().substring(0, req.getName().indexOf(".http."));
             Class<?> asyncContext = Class.forName(pkg + ".AsyncContext", false, req.getClassLoader());
             listenerType = Class.forName(pkg + ".AsyncListener", false, req.getClassLoader());
             started = virtual(lookup, req, "isAsyncStarted", MethodType.methodType(boolean.class, Object.class));
@@ -136,6 +151,11 @@ final class ServletApi {
         return UNSUPPORTED;
     }
 
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object enumConstant(Class<?> type, String name) {
+        return Enum.valueOf((Class) type.asSubclass(Enum.class), name);
+    }
+
     /** Finds {@code name} on {@code owner} and adapts it so the receiver is typed {@code Object}. */
     private static MethodHandle virtual(MethodHandles.Lookup lookup, Class<?> owner, String name, MethodType erased)
             throws ReflectiveOperationException {
@@ -152,15 +172,24 @@ final class ServletApi {
     /**
      * The path inside the application as the container decoded and normalised it: servlet path plus path
      * info (never the raw request URI, whose encoding and dot segments a client controls). Allocates only for
-     * prefix mappings such as {@code /api/*}, where both parts are non-empty.
+     * prefix mappings such as {@code /api/*}, where both parts are non-empty ({@link JoinedPath} avoids that on
+     * the request path).
      */
     String path(Object request) throws Throwable {
-        String servletPath = (String) getServletPath.invokeExact(request);
-        String pathInfo = (String) getPathInfo.invokeExact(request);
+        String servletPath = servletPath(request);
+        String pathInfo = pathInfo(request);
         if (servletPath == null || servletPath.isEmpty()) {
             return pathInfo == null ? "/" : pathInfo;
         }
         return pathInfo == null ? servletPath : servletPath.concat(pathInfo);
+    }
+
+    String servletPath(Object request) throws Throwable {
+        return (String) getServletPath.invokeExact(request);
+    }
+
+    String pathInfo(Object request) throws Throwable {
+        return (String) getPathInfo.invokeExact(request);
     }
 
     String header(Object request, String name) throws Throwable {
@@ -196,6 +225,27 @@ final class ServletApi {
     String principal(Object request) throws Throwable {
         Principal principal = (Principal) getUserPrincipal.invokeExact(request);
         return principal == null ? null : principal.getName();
+    }
+
+    /**
+     * True the first time the container hands {@code request} to application code, false for its later
+     * dispatches (async, error, forward, include), which must not count it again. Servlet 3.0+ says so through
+     * {@code getDispatcherType() == REQUEST}: one call, nothing written to the request. Servlet 2.5 (and a
+     * request that reports no dispatcher type) falls back to a request attribute, {@code marker}, which the
+     * first entry sets: a map read and write on every request.
+     */
+    boolean firstDispatch(Object request, String marker) throws Throwable {
+        if (getDispatcherType != null) {
+            Object type = (Object) getDispatcherType.invokeExact(request);
+            if (type != null) {
+                return type == requestDispatch;
+            }
+        }
+        if (attribute(request, marker) != null) {
+            return false;
+        }
+        attribute(request, marker, Boolean.TRUE);
+        return true;
     }
 
     Object attribute(Object request, String name) throws Throwable {

@@ -18,18 +18,19 @@ import dev.limiter.rules.RuleSetHolder;
  * permit from every matching rule, and either let the request through (with rate-limit headers) or write the
  * rejection and skip the servlet.
  *
- * <p>The rules are read from the holder on every request, so a reload changes behaviour without re-weaving.
- * Each request is counted once: the bridge's depth guard covers nesting on one thread, and a request attribute
- * marks requests already counted, for async, error and re-dispatches that enter on a new thread or at depth 0.
+ * <p>The rules are read from the holder on every request, so a reload changes behaviour without re-weaving;
+ * with no HTTP rule at all the request is not even looked at. Each request is counted once: the bridge's depth
+ * guard covers nesting on one thread, and only the container's first dispatch of a request counts (async,
+ * error and re-dispatches that enter on a new thread or at depth 0 do not; {@link ServletApi#firstDispatch}).
  *
  * <p>Allowed path: no locks, no logging, buffers reused from {@link RequestScratch}; rate-limit headers cost the
- * header strings (use {@code headers: none} for zero allocation). Any failure of the limiter is counted in the
+ * header value strings (use {@code headers: none} for zero allocation of ours; see docs/overhead.md). Any failure of the limiter is counted in the
  * rule's {@code errors}, logged at most every few seconds, and resolved by the rule's {@code on-error}.
  */
 public final class ServletLimiter implements BridgeDelegate {
 
-    /** Request attribute that marks a request as already counted. */
-    static final String COUNTED = "dev.limiter.counted";
+    /** Request attribute that marks a request as already counted (public for the benchmarks). */
+    public static final String COUNTED = "dev.limiter.counted";
 
     /** System property that makes key extraction throw for rules whose id starts with {@code fault-} (tests). */
     public static final String FAULT_INJECTION = "limiter.test.faultInjection";
@@ -51,22 +52,23 @@ public final class ServletLimiter implements BridgeDelegate {
 
     @Override
     public boolean onRequestStart(RequestFrame frame) {
+        RuleSet rules = holder.current();
+        if (rules.maxHttpMatches() == 0) {
+            return false; // no HTTP rule: do not touch the request at all
+        }
         Object request = frame.request();
         ServletApi api = ServletApi.of(request);
         if (!api.supported) {
             return false;
         }
         RequestScratch scratch = scratch(frame);
-        RuleSet rules;
         String path;
         int count;
         try {
-            if (api.attribute(request, COUNTED) != null) {
+            if (!api.firstDispatch(request, COUNTED)) {
                 return false;
             }
-            api.attribute(request, COUNTED, Boolean.TRUE);
-            rules = holder.current();
-            path = api.path(request);
+            path = scratch.paths.path(api, request);
             String method = api.method(request);
             if (scratch.matched.length < rules.maxHttpMatches()) {
                 scratch.matched = new Rule[rules.maxHttpMatches()];

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.limiter.agent.ThrottledLog;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.rules.RuleSetHolder;
+import jakarta.servlet.DispatcherType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -191,7 +192,7 @@ class ServletLimiterTest {
     }
 
     @Test
-    void aRequestAlreadyCountedIsNotCountedAgainOnARedispatch() throws Exception {
+    void aRequestWithoutDispatcherTypeIsMarkedAndNotCountedAgainOnARedispatch() throws Exception {
         rules("""
                 rules:
                   - id: once
@@ -201,10 +202,86 @@ class ServletLimiterTest {
                 """);
         FakeHttp http = get("/once");
         assertThat(call(http)).isFalse();
+        // FakeHttp reports no dispatcher type (as Servlet 2.5 cannot): the request attribute marks it instead
+        assertThat(http.attributes).containsKey(ServletLimiter.COUNTED);
         // async / error dispatch of the same request: new entry at depth 0, same request attributes
         assertThat(call(http)).isFalse();
         assertThat(holder.current().rule("once").stats().allowed().sum()).isEqualTo(1);
         assertThat(call(get("/once"))).isTrue();
+    }
+
+    @Test
+    void onlyTheFirstDispatchOfARequestCountsAndItWritesNoAttribute() throws Exception {
+        rules("""
+                rules:
+                  - id: once
+                    match: { http: { path: /once } }
+                    limit: 1
+                    window: 1m
+                """);
+        FakeHttp http = get("/once");
+        Object request = dispatched(http, DispatcherType.REQUEST);
+        assertThat(LimiterBridge.servletEnter(request, http.response)).isFalse();
+        LimiterBridge.servletExit();
+        assertThat(http.attributes).as("a Servlet 3.0+ request needs no marker").isEmpty();
+        // the same request dispatched again at depth 0, on this or another thread
+        for (DispatcherType later : new DispatcherType[] {DispatcherType.ASYNC, DispatcherType.ERROR,
+                DispatcherType.FORWARD, DispatcherType.INCLUDE}) {
+            assertThat(onOtherThread(dispatched(http, later), http.response)).as(later.name()).isFalse();
+        }
+        assertThat(holder.current().rule("once").stats().allowed().sum()).isEqualTo(1);
+        FakeHttp next = get("/once");
+        assertThat(onOtherThread(dispatched(next, DispatcherType.REQUEST), next.response)).isTrue();
+        assertThat(next.status).isEqualTo(429);
+    }
+
+    @Test
+    void withoutHttpRulesTheRequestIsNotRead() throws Exception {
+        rules("""
+                rules:
+                  - id: plain
+                    match: { method: { class: com.example.Mailer, method: send } }
+                    limit: 1
+                    window: 1m
+                """);
+        Object untouchable = java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {jakarta.servlet.http.HttpServletRequest.class}, (proxy, method, args) -> {
+                    throw new AssertionError("read " + method.getName());
+                });
+        long internalBefore = LimiterBridge.internalErrors();
+        assertThat(LimiterBridge.servletEnter(untouchable, get("/x").response)).isFalse();
+        assertThat(LimiterBridge.currentRequest()).isSameAs(untouchable);
+        LimiterBridge.servletExit();
+        assertThat(LimiterBridge.internalErrors()).isEqualTo(internalBefore);
+    }
+
+    /** {@code http}'s request as the container hands it to a dispatch of {@code type}. */
+    private static Object dispatched(FakeHttp http, DispatcherType type) {
+        return java.lang.reflect.Proxy.newProxyInstance(ServletLimiterTest.class.getClassLoader(),
+                new Class<?>[] {jakarta.servlet.http.HttpServletRequest.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("getDispatcherType")) {
+                        return type;
+                    }
+                    try {
+                        return method.invoke(http.request, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    private static boolean onOtherThread(Object request, Object response) throws InterruptedException {
+        boolean[] rejected = new boolean[1];
+        Thread other = new Thread(() -> {
+            try {
+                rejected[0] = LimiterBridge.servletEnter(request, response);
+            } finally {
+                LimiterBridge.servletExit();
+            }
+        });
+        other.start();
+        other.join();
+        return rejected[0];
     }
 
     @Test
