@@ -1,0 +1,70 @@
+package dev.limiter.agent.method;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.util.Set;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Site ids survive re-weaving (same loader, method and key argument) and differ otherwise; coverage says
+ * whether a class's last weaving put in what a plan needs.
+ */
+class WovenSitesTest {
+
+    /** Stands for a woven application class. */
+    static class Target {
+
+        public String send(String to, String cc) {
+            return to + cc;
+        }
+    }
+
+    private static PlannedSite plan(int keyIndex) {
+        MethodDescription.InDefinedShape send = TypeDescription.ForLoadedType.of(Target.class).getDeclaredMethods()
+                .filter(net.bytebuddy.matcher.ElementMatchers.named("send")).getOnly();
+        return new PlannedSite(SiteKind.METHOD, send, keyIndex, null, new String[0]);
+    }
+
+    @Test
+    void reWeavingTheSameMethodInTheSameLoaderKeepsTheId() {
+        ClassLoader loader = new URLClassLoader(new URL[0]);
+        WovenSite first = WovenSites.register(loader, "test.Target", plan(0));
+        WovenSite again = WovenSites.register(loader, "test.Target", plan(0));
+        assertThat(again).isSameAs(first);
+        assertThat(WovenSites.get(first.id)).isSameAs(first);
+        assertThat(first.describeKey()).isEqualTo("arg:0");
+    }
+
+    @Test
+    void anotherKeyArgumentOrAnotherLoaderIsAnotherSite() {
+        ClassLoader loader = new URLClassLoader(new URL[0]);
+        ClassLoader other = new URLClassLoader(new URL[0]);
+        WovenSite byFirst = WovenSites.register(loader, "test.Target2", plan(0));
+        WovenSite bySecond = WovenSites.register(loader, "test.Target2", plan(1));
+        WovenSite elsewhere = WovenSites.register(other, "test.Target2", plan(0));
+        WovenSite boot = WovenSites.register(null, "test.Target2", plan(0));
+        assertThat(Set.of(byFirst.id, bySecond.id, elsewhere.id, boot.id)).hasSize(4);
+        assertThat(WovenSites.register(null, "test.Target2", plan(0))).isSameAs(boot);
+        assertThat(WovenSites.get(-1)).isNull();
+        assertThat(WovenSites.get(Integer.MAX_VALUE)).isNull();
+    }
+
+    @Test
+    void coverageIsWhatTheLatestWeavingOfTheClassPutIn() {
+        ClassLoader loader = new URLClassLoader(new URL[0]);
+        String first = plan(0).identity();
+        String second = plan(1).identity();
+        assertThat(WovenSites.covers(loader, "test.Target3", Set.of(first))).isFalse();
+        assertThat(WovenSites.covers(loader, "test.Target3", Set.of())).isTrue();
+        WovenSites.woven(loader, "test.Target3", Set.of(first));
+        assertThat(WovenSites.covers(loader, "test.Target3", Set.of(first))).isTrue();
+        assertThat(WovenSites.covers(loader, "test.Target3", Set.of(first, second))).isFalse();
+        assertThat(WovenSites.covers(new URLClassLoader(new URL[0]), "test.Target3", Set.of(first))).isFalse();
+        WovenSites.woven(loader, "test.Target3", Set.of(second));
+        assertThat(WovenSites.covers(loader, "test.Target3", Set.of(first))).isFalse();
+    }
+}
