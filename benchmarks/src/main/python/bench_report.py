@@ -48,6 +48,16 @@ RULES = [
     ("`RuleSet.matchHttp`, 1,000 rules, path matching one rule", "RuleMatchBenchmark.matchHttpHit", {}),
     ("`RuleSet.matchHttp`, 1,000 rules, path matching none", "RuleMatchBenchmark.matchHttpMiss", {}),
 ]
+SERVLET_CONFIGS = [
+    ("no-delegate", "the bridge only: no limiter installed (the baseline)"),
+    ("no-rules", "the limiter, an empty rules file"),
+    ("no-match", "one rule on another path"),
+    ("headers-none", "one matching rule (`key: ip`), `headers: none`"),
+    ("headers-draft", "the same, default `draft` headers"),
+    ("headers-both", "the same, `draft` + `X-RateLimit-*` headers"),
+]
+SERVLET = [(label, "ServletRequestBenchmark.admitOne", {"config": config, "paths": paths})
+           for paths in ("chars", "strings") for config, label in SERVLET_CONFIGS]
 
 # What the issue expects of the peers on a machine like ours (for context, not measured here).
 PEER_EXPECTED = {"Bucket4j": "~50 ns, 64 B", "Resilience4j": "~42 ns, 40 B", "Guava": "~45 ns, 0 B"}
@@ -132,9 +142,14 @@ def main():
     p.add_argument("--core-commit", required=True)
     p.add_argument("--machine", required=True, help="a file describing the machine")
     p.add_argument("--out", required=True)
+    p.add_argument("--servlet", help="JMH JSON of ServletRequestBenchmark run on its own (default: "
+                   "jmh-servlet.json next to --memory, if there); results in --jmh files take precedence")
     a = p.parse_args()
 
     results, meta = {}, {}
+    servlet_file = a.servlet or os.path.join(os.path.dirname(a.memory), "jmh-servlet.json")
+    servlet_results, servlet_meta = load(servlet_file)
+    results.update(servlet_results)
     for path in a.jmh:
         r, m = load(path)
         results.update(r)
@@ -231,6 +246,35 @@ def main():
         w("|---|---:|---:|---:|")
         for label, v in rules:
             w(f"| {label} | {med(v)} | {ns(v)} | {bop(v)} |")
+        w("")
+
+    servlet = [(l, pr, get(results, m, pr, 1)) for l, m, pr in SERVLET]
+    if any(v is not None for _, _, v in servlet):
+        w("## Agent: one servlet request through the woven entry and exit, 1 thread")
+        w("")
+        w("`ServletRequestBenchmark`: `LimiterBridge.servletEnter` + `servletExit` (what the inlined advice calls)")
+        w("with the agent's `ServletLimiter` installed, on Tomcat 11's own request and response objects, for")
+        w("`GET /api/items/a` to a servlet mapped at `/api/*` (the request of `scripts/http-overhead`). Each")
+        w("operation also does what Tomcat and the servlet do anyway (mapper data set, attributes recycled, the")
+        w("servlet reads its path info), so \"agent\" columns subtract the `no-delegate` row. Path parts as")
+        w("`chars`: as Tomcat's mapper sets them, so the agent's `getServletPath()` makes Tomcat create a")
+        w("48 B string; as `strings`: a container that keeps them as strings (Jetty), only our own allocation.")
+        if servlet_results and not any(k[0].startswith("ServletRequestBenchmark") for p in a.jmh
+                                       for k in load(p)[0]):
+            w(f"From `{os.path.relpath(servlet_file)}` (run on its own: see docs/overhead.md for the command).")
+        w("")
+        w("| configuration | path parts | median ns/op | mean ± err | B/op | agent ns | agent B/op |")
+        w("|---|---|---:|---:|---:|---:|---:|")
+        for label, params, v in servlet:
+            if v is None:
+                continue
+            base = get(results, "ServletRequestBenchmark.admitOne", {"config": "no-delegate",
+                                                                      "paths": params["paths"]}, 1)
+            extra_ns = "n/a" if base is None else f"{v.median - base.median:.0f}"
+            extra_b = ("n/a" if base is None or v.bytes is None or base.bytes is None
+                       else f"{max(0.0, v.bytes - base.bytes):.0f}")
+            w(f"| `{params['config']}`: {label} | {params['paths']} | {med(v)} | {ns(v)} | {bop(v)} | "
+              f"{extra_ns} | {extra_b} |")
         w("")
 
     w("## Memory per key")
