@@ -447,6 +447,7 @@ class MethodWeavingTest {
         for (int i = 0; i < 5; i++) {
             assertThat(service.call("x")).isEqualTo("called x");
         }
+        int wovenBefore = Diagnostics.wovenClasses();
         Files.writeString(file, RULES + LATE_RULE);
         assertThat(holder.reload()).isTrue();
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
@@ -459,6 +460,8 @@ class MethodWeavingTest {
                     .hasMessageContaining("rule late");
         });
         assertThat(service.other("y")).isEqualTo("other y");
+        assertThat(Diagnostics.wovenClasses()).as("the re-woven class counts in WovenTypes")
+                .isGreaterThan(wovenBefore);
         Files.writeString(file, RULES);
         assertThat(holder.reload()).isTrue();
         for (int i = 0; i < 5; i++) {
