@@ -4,9 +4,12 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +25,11 @@ import java.util.regex.Pattern;
  * stdout and stderr merged into a log file under {@code target/it-logs}. Start-up is the expensive part, so a
  * test class shares one server across its scenarios. Every process is killed on {@link #close()} and, as a
  * last resort, by a shutdown hook: a leaked server would hold a port and a core of a shared 2-core machine.
+ *
+ * <p>Each launch writes a new log file (a new inode, even under the same name) and reads it back through a
+ * channel opened on that inode. Two test runs in the same working tree (several engineers, one tree) then never
+ * read each other's {@code LISTENING} line: a later run replacing {@code Foo-server.log} does not touch the file an
+ * earlier run's server is writing and reading.
  */
 public final class ForkedServer implements AutoCloseable {
 
@@ -45,14 +53,21 @@ public final class ForkedServer implements AutoCloseable {
     private final String name;
     private final Process process;
     private final Path log;
+    /**
+     * This launch's log, read through the inode it was created with (see the class comment). Never closed:
+     * {@link #output()} must work after {@link #close()} (failure reports, exit checks), and a test JVM opens a
+     * few dozen of these at most.
+     */
+    private final FileChannel output;
     private final long launchedNanos = System.nanoTime();
     private volatile int port = -1;
     private volatile HttpApi http;
 
-    private ForkedServer(String name, Process process, Path log) {
+    private ForkedServer(String name, Process process, Path log, FileChannel output) {
         this.name = name;
         this.process = process;
         this.log = log;
+        this.output = output;
     }
 
     /**
@@ -74,13 +89,17 @@ public final class ForkedServer implements AutoCloseable {
         try {
             Files.createDirectories(Locations.logs());
             Path log = Locations.logs().resolve(name + ".log");
-            Files.writeString(log, "$ " + String.join(" ", command) + System.lineSeparator());
+            // a new inode: another run may still be writing the old one
+            Files.deleteIfExists(log);
+            Files.writeString(log, "$ " + String.join(" ", command) + System.lineSeparator(),
+                    StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            FileChannel output = FileChannel.open(log, StandardOpenOption.READ);
             Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
             LIVE.add(process);
-            return new ForkedServer(name, process, log);
+            return new ForkedServer(name, process, log, output);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot fork " + command, e);
         }
@@ -159,7 +178,13 @@ public final class ForkedServer implements AutoCloseable {
     /** Everything the server printed so far (stdout and stderr, merged). */
     public String output() {
         try {
-            return Files.readString(log, StandardCharsets.UTF_8);
+            // positional reads: no shared channel position, safe from several threads
+            long size = output.size();
+            ByteBuffer bytes = ByteBuffer.allocate(Math.toIntExact(size));
+            while (bytes.hasRemaining() && output.read(bytes, bytes.position()) >= 0) {
+                // until size bytes are in (the file only grows)
+            }
+            return new String(bytes.array(), 0, bytes.position(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
