@@ -11,20 +11,31 @@ import java.util.Arrays;
  * <p>A woven method that takes permits pushes them and returns a {@link Mark} of the stack height before its
  * push; its exit releases down to that height. Nested woven methods on one thread therefore each give back
  * exactly their own permits, normally or by exception. Marks are created once per height and reused, so a
- * steady state allocates nothing. Only its own thread touches an instance.
+ * steady state allocates nothing. Only its own thread touches an instance. The permit arrays are created on
+ * the first permit held, so a thread that never calls a {@code concurrency}-limited method (typically a
+ * short-lived virtual thread) pays only for this object and its outcome array.
  */
 final class MethodScratch {
 
+    private static final KeyedLimiter[] NO_LIMITERS = new KeyedLimiter[0];
+    private static final String[] NO_KEYS = new String[0];
+    private static final Mark[] NO_MARKS = new Mark[0];
+
     final long[] out = Outcome.newArray();
-    private KeyedLimiter[] limiters = new KeyedLimiter[4];
-    private String[] keys = new String[4];
-    private Mark[] marks = new Mark[4];
+    private KeyedLimiter[] limiters = NO_LIMITERS;
+    private String[] keys = NO_KEYS;
+    private Mark[] marks = NO_MARKS;
     int held;
 
     void hold(KeyedLimiter limiter, String key) {
         if (held == limiters.length) {
-            limiters = Arrays.copyOf(limiters, held * 2);
-            keys = Arrays.copyOf(keys, held * 2);
+            if (held == 0) {
+                limiters = new KeyedLimiter[4];
+                keys = new String[4];
+            } else {
+                limiters = Arrays.copyOf(limiters, held * 2);
+                keys = Arrays.copyOf(keys, held * 2);
+            }
         }
         limiters[held] = limiter;
         keys[held] = key;
@@ -34,7 +45,7 @@ final class MethodScratch {
     /** The token for a method whose permits sit above {@code height}. */
     Mark mark(int height) {
         if (height >= marks.length) {
-            marks = Arrays.copyOf(marks, Math.max(height + 1, marks.length * 2));
+            marks = Arrays.copyOf(marks, Math.max(height + 4, marks.length * 2));
         }
         Mark mark = marks[height];
         if (mark == null) {
