@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -27,7 +29,9 @@ class JaxrsAppsWithoutAgentTest {
         return TestApp.jaxrs();
     }
 
+    // each app is its own server: they may start side by side (ForkedServer still allows 2 start-ups at a time)
     @ParameterizedTest
+    @Execution(ExecutionMode.CONCURRENT)
     @MethodSource("jaxrsApps")
     void servesEveryResourceWithoutTheAgent(TestApp app) {
         ForkedServer server = SERVERS.track(ForkedServer.start(app, "JaxrsAppsWithoutAgentTest-" + app, List.of()));

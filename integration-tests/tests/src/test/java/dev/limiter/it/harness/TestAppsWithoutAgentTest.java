@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -25,7 +27,9 @@ class TestAppsWithoutAgentTest {
         return TestApp.servlet();
     }
 
+    // each app is its own server: they may start side by side (ForkedServer still allows 2 start-ups at a time)
     @ParameterizedTest
+    @Execution(ExecutionMode.CONCURRENT)
     @MethodSource("servletApps")
     void servesEveryEndpointWithoutTheAgent(TestApp app) {
         ForkedServer server = SERVERS.track(ForkedServer.start(app, "TestAppsWithoutAgentTest-" + app, List.of()));
