@@ -33,6 +33,7 @@ import methodtest.Billing;
 import methodtest.CheckedQuota;
 import methodtest.Counter;
 import methodtest.Directory;
+import methodtest.EarlyService;
 import methodtest.LateService;
 import methodtest.Mailer;
 import methodtest.QuotaExceeded;
@@ -138,6 +139,10 @@ class MethodWeavingTest {
                 limit: 100
                 window: 1h
                 on-error: reject
+              - id: early
+                match: { method: { class: methodtest.EarlyService, method: call } }
+                limit: 1
+                window: 1h
               - id: counter
                 match: { method: { class: methodtest.Counter, method: count } }
                 key: arg:0
@@ -187,6 +192,7 @@ class MethodWeavingTest {
         ThrottledLog log = new ThrottledLog("dev.limiter.test", 0);
         LimiterBridge.installMethods(new MethodLimiter(holder, log));
         inst = ByteBuddyAgent.install();
+        assertThat(new EarlyService().call("before")).isEqualTo("early before");
         transformer = Weaver.install(inst, holder, log);
         holder.addListener(new Reweaver(holder, inst, log));
     }
@@ -431,6 +437,14 @@ class MethodWeavingTest {
         assertThat(rule("secure").stats().errors().sum()).isEqualTo(1);
         assertThat(logged()).anySatisfy(m -> assertThat(m).contains("rule secure: key principal needs a servlet"
                 + " container"));
+    }
+
+    @Test
+    void aClassLoadedBeforeTheTransformerIsRetransformedAtInstallation() {
+        EarlyService early = new EarlyService();
+        assertThat(early.call("a")).isEqualTo("early a");
+        assertThatThrownBy(() -> early.call("b")).isInstanceOf(RateLimitExceededException.class)
+                .hasMessageContaining("rule early");
     }
 
     @Test
