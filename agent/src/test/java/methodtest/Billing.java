@@ -15,6 +15,10 @@ public class Billing {
         return "audited " + account;
     }
 
+    public String settle(String account) {
+        return "settled " + account;
+    }
+
     public String export(String account) {
         return "exported " + account;
     }
