@@ -53,7 +53,9 @@ final class RejectionWriter {
         }
         try {
             if (!api.committed(response)) {
-                spec.headers(rule, out, false, System.currentTimeMillis(), sink.aim(api, response));
+                // the limiter's own clock: it set the reset time in out, and it is a cheap read (CoarseClock)
+                long now = rule.limiter().config().clock().millis();
+                spec.headers(rule, out, false, now, sink.aim(api, response));
                 Throwable failure = sink.finish();
                 if (failure != null) {
                     throw failure;

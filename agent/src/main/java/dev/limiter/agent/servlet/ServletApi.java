@@ -232,7 +232,9 @@ final class ServletApi {
      * dispatches (async, error, forward, include), which must not count it again. Servlet 3.0+ says so through
      * {@code getDispatcherType() == REQUEST}: one call, nothing written to the request. Servlet 2.5 (and a
      * request that reports no dispatcher type) falls back to a request attribute, {@code marker}, which the
-     * first entry sets: a map read and write on every request.
+     * first entry sets: a map read and write on every request. One case the dispatcher type cannot see: code
+     * that calls a servlet's {@code service} directly (not through a dispatcher) on another thread with the
+     * same request would count it again; no container or framework we test does that.
      */
     boolean firstDispatch(Object request, String marker) throws Throwable {
         if (getDispatcherType != null) {
