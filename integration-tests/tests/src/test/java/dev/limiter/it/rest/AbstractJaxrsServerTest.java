@@ -51,6 +51,8 @@ abstract class AbstractJaxrsServerTest {
             "\\{\"type\":\"rate-limited\",\"rule\":\"([^\"]+)\",\"retry_after\":(\\d+)}");
     private static final Pattern METHOD_REJECTION = Pattern.compile(
             "rejected by (\\S+) class=RateLimitExceededException retryAfterMs=(\\d+)");
+    private static final Pattern RUNTIME = Pattern.compile("java=(\\d+) thread=(virtual|platform)");
+    private static final int VIRTUAL_THREADS_SINCE = 21;
 
     @RegisterExtension
     final ServerLogs servers = new ServerLogs();
@@ -62,6 +64,12 @@ abstract class AbstractJaxrsServerTest {
 
     /** The server under test. */
     protected abstract TestApp app();
+
+    /**
+     * Whether the server's launcher serves requests on virtual threads when the JVM has them (Java 21+): then the
+     * Java 25 pass runs every scenario of the class on virtual threads.
+     */
+    protected abstract boolean servesOnVirtualThreads();
 
     @BeforeAll
     void startServer() {
@@ -85,6 +93,15 @@ abstract class AbstractJaxrsServerTest {
     void startupBannerCountsTheJaxrsAndMethodRules() {
         server.awaitOutput("limiter \\S+ started: rules \\S*rules\\.yml, " + current.ruleCount() + " rules",
                 Duration.ofSeconds(10));
+    }
+
+    @Test
+    void requestsRunOnVirtualThreadsFromJava21WhereTheServerCan() {
+        HttpResponse<String> response = http.get("/rest/app/runtime");
+        Matcher runtime = RUNTIME.matcher(response.body());
+        assertThat(runtime.matches()).as(describe(response)).isTrue();
+        boolean virtual = servesOnVirtualThreads() && Integer.parseInt(runtime.group(1)) >= VIRTUAL_THREADS_SINCE;
+        assertThat(runtime.group(2)).as(response.body()).isEqualTo(virtual ? "virtual" : "platform");
     }
 
     @Test

@@ -12,4 +12,9 @@ class Jersey2Tomcat9JavaxJaxrsTest extends AbstractJaxrsServletServerTest {
     protected TestApp app() {
         return TestApp.JERSEY2_TOMCAT9_JAVAX;
     }
+
+    @Override
+    protected boolean servesOnVirtualThreads() {
+        return true; // Tomcat 9.0.111 has useVirtualThreads too
+    }
 }

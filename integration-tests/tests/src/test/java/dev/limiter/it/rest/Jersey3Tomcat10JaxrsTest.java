@@ -9,4 +9,9 @@ class Jersey3Tomcat10JaxrsTest extends AbstractJaxrsServletServerTest {
     protected TestApp app() {
         return TestApp.JERSEY3_TOMCAT10;
     }
+
+    @Override
+    protected boolean servesOnVirtualThreads() {
+        return true; // Tomcat 10.1: useVirtualThreads
+    }
 }

@@ -12,4 +12,9 @@ class Jersey4JdkHttpJaxrsTest extends AbstractJaxrsServerTest {
     protected TestApp app() {
         return TestApp.JERSEY4_JDK_HTTP;
     }
+
+    @Override
+    protected boolean servesOnVirtualThreads() {
+        return true; // a virtual-thread-per-task executor
+    }
 }

@@ -9,4 +9,9 @@ class Jersey4Tomcat11JaxrsTest extends AbstractJaxrsServletServerTest {
     protected TestApp app() {
         return TestApp.JERSEY4_TOMCAT11;
     }
+
+    @Override
+    protected boolean servesOnVirtualThreads() {
+        return true; // Tomcat 11: useVirtualThreads
+    }
 }

@@ -9,4 +9,9 @@ class Resteasy7UndertowJaxrsTest extends AbstractJaxrsServletServerTest {
     protected TestApp app() {
         return TestApp.RESTEASY7_UNDERTOW;
     }
+
+    @Override
+    protected boolean servesOnVirtualThreads() {
+        return false; // Undertow runs requests on its XNIO worker threads
+    }
 }

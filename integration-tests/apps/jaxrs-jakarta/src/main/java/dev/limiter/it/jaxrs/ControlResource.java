@@ -7,8 +7,9 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 /**
- * Test-side controls under {@code /app/}: {@code gate?name=N} (how many calls arrived at that gate) and
- * {@code release?name=N} (open it). Tests must keep rules off this class.
+ * Test-side controls under {@code /app/}: {@code gate?name=N} (how many calls arrived at that gate),
+ * {@code release?name=N} (open it) and {@code runtime} (the Java feature version and the kind of thread serving
+ * requests). Tests must keep rules off this class.
  */
 @Path("/app")
 @Produces(MediaType.TEXT_PLAIN)
@@ -18,6 +19,12 @@ public class ControlResource {
     @Path("gate")
     public String arrived(@QueryParam("name") String name) {
         return Integer.toString(Gate.named(name).arrived());
+    }
+
+    @GET
+    @Path("runtime")
+    public String runtime() {
+        return "java=" + Runtime.version().feature() + " thread=" + Threads.kindOfCurrent();
     }
 
     @GET

@@ -1,6 +1,7 @@
 package dev.limiter.it.app.jersey;
 
 import dev.limiter.it.jaxrs.RestApplication;
+import dev.limiter.it.jaxrs.Threads;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.catalina.Context;
@@ -18,6 +19,9 @@ import org.glassfish.jersey.servlet.ServletContainer;
  * <p>One source for three stacks: Jersey's embedding API is the same in 2, 3.1 and 4, so jersey4-tomcat11
  * compiles this file as it is against Jersey 4 and Tomcat 11, and jersey2-tomcat9-javax compiles a copy with
  * {@code jakarta.*} renamed to {@code javax.*} against Jersey 2 and Tomcat 9.
+ *
+ * <p>On Java 21+ the connector serves requests on virtual threads ({@code useVirtualThreads}, Tomcat 10.1 and 11;
+ * Tomcat 9 ignores the property and stays on platform threads).
  */
 public final class JerseyTomcatApp {
 
@@ -31,6 +35,9 @@ public final class JerseyTomcatApp {
         tomcat.setBaseDir(base.toString());
         tomcat.setPort(port);
         Connector connector = tomcat.getConnector();
+        if (Threads.virtualAvailable()) {
+            connector.setProperty("useVirtualThreads", "true");
+        }
         Context context = tomcat.addContext("", base.toString());
         ServletContainer jersey = new ServletContainer(ResourceConfig.forApplication(new RestApplication()));
         Wrapper wrapper = Tomcat.addServlet(context, "jersey", jersey);
