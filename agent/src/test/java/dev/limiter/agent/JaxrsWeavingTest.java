@@ -2,8 +2,10 @@ package dev.limiter.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 import dev.limiter.agent.method.MethodLimiter;
+import dev.limiter.agent.method.Reweaver;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.rules.RuleSetHolder;
@@ -12,8 +14,10 @@ import jakarta.ws.rs.core.Response;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import methodtest.AccountResource;
 import methodtest.ItemResource;
+import methodtest.LateResource;
 import net.bytebuddy.agent.ByteBuddyAgent;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
@@ -55,8 +59,18 @@ class JaxrsWeavingTest {
                 window: 1h
             """;
 
+    private static final String LATE_RULE = """
+              - id: late
+                match: { jaxrs: { class: methodtest.LateResource } }
+                key: path-param:name
+                limit: 1
+                window: 1h
+            """;
+
     @TempDir
     static Path dir;
+
+    private static Path file;
 
     private static RuleSetHolder holder;
     private static Instrumentation inst;
@@ -64,7 +78,7 @@ class JaxrsWeavingTest {
 
     @BeforeAll
     static void weave() throws Exception {
-        Path file = dir.resolve("rules.yml");
+        file = dir.resolve("rules.yml");
         Files.writeString(file, RULES);
         holder = RuleSetHolder.open(file, new ManualClock(1_000_000));
         assertThat(holder.lastError()).isNull();
@@ -72,6 +86,7 @@ class JaxrsWeavingTest {
         LimiterBridge.installMethods(new MethodLimiter(holder, log));
         inst = ByteBuddyAgent.install();
         transformer = Weaver.install(inst, holder, log);
+        holder.addListener(new Reweaver(holder, inst, log));
     }
 
     @AfterAll
@@ -95,6 +110,24 @@ class JaxrsWeavingTest {
         assertThat(LimiterBridge.rejectionResponse(rejected)).isSameAs(response);
         assertThat(LimiterBridge.rejectionResponse(new WebApplicationException(418))).isNull();
         assertThat(holder.current().rule("item-get").stats().rejected().sum()).isEqualTo(1);
+    }
+
+    @Test
+    void aReloadThatAddsAJaxrsRuleForALoadedResourceClassReweavesItWithItsPathParamKey() throws Exception {
+        LateResource late = new LateResource();
+        for (int i = 0; i < 3; i++) {
+            assertThat(late.get("ann")).isEqualTo("late ann");
+        }
+        Files.writeString(file, RULES + LATE_RULE);
+        assertThat(holder.reload()).isTrue();
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            catchThrowable(() -> late.get("ann"));
+            assertThat(catchThrowable(() -> late.get("ann"))).isInstanceOf(WebApplicationException.class);
+        });
+        assertThat(late.get("bob")).as("another path parameter value").isEqualTo("late bob");
+        Files.writeString(file, RULES);
+        assertThat(holder.reload()).isTrue();
+        assertThat(late.get("ann")).isEqualTo("late ann");
     }
 
     @Test
