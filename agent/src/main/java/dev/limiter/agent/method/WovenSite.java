@@ -70,6 +70,11 @@ final class WovenSite {
         return bootLoader ? candidate == null : loader.get() == candidate && candidate != null;
     }
 
+    /** True once the woven class's loader has been collected: no code can reach this site any more. */
+    boolean stale() {
+        return !bootLoader && loader.get() == null;
+    }
+
     /** {@code com.acme.Mailer#send}, for messages. */
     String describe() {
         return className + "#" + methodName;

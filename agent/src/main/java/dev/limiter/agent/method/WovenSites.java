@@ -16,8 +16,9 @@ import java.util.Set;
  * with the same key argument (a retransformation) gets its old id back, so code woven before and after agrees.
  *
  * <p>Coverage ({@link #woven}, {@link #covers}) records which sites the last transformation of a class put in,
- * so a reload re-weaves only classes that lack a method or key argument the new rules need. Sites are never
- * removed (a site is a few strings); loaders are held weakly, so an undeployed application is not kept alive.
+ * so a reload re-weaves only classes that lack a method or key argument the new rules need. Loaders are held
+ * weakly, so an undeployed application is not kept alive; its sites are dropped when the same methods are woven
+ * again in a new loader (a redeploy), and their ids are not reused.
  */
 final class WovenSites {
 
@@ -39,6 +40,13 @@ final class WovenSites {
     static synchronized WovenSite register(ClassLoader loader, String className, PlannedSite plan) {
         String identity = className + ' ' + plan.identity();
         List<WovenSite> same = BY_IDENTITY.computeIfAbsent(identity, k -> new ArrayList<>(1));
+        WovenSite[] known = byId;
+        for (WovenSite site : same) {
+            if (site.stale()) {
+                known[site.id] = null;
+            }
+        }
+        same.removeIf(WovenSite::stale);
         for (WovenSite site : same) {
             if (site.loadedBy(loader)) {
                 return site;

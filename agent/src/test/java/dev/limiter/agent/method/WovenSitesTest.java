@@ -1,7 +1,9 @@
 package dev.limiter.agent.method;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.lang.ref.WeakReference;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.Set;
@@ -51,6 +53,23 @@ class WovenSitesTest {
         assertThat(WovenSites.register(null, "test.Target2", plan(0))).isSameAs(boot);
         assertThat(WovenSites.get(-1)).isNull();
         assertThat(WovenSites.get(Integer.MAX_VALUE)).isNull();
+    }
+
+    @Test
+    void aRedeployDropsTheSitesOfTheCollectedLoader() {
+        int oldId = registerInThrowAwayLoader();
+        WeakReference<WovenSite> old = new WeakReference<>(WovenSites.get(oldId));
+        await().atMost(java.time.Duration.ofSeconds(20)).until(() -> {
+            System.gc();
+            return old.get() == null || old.get().stale();
+        });
+        WovenSite redeployed = WovenSites.register(new URLClassLoader(new URL[0]), "test.Redeployed", plan(0));
+        assertThat(redeployed.id).isNotEqualTo(oldId);
+        assertThat(WovenSites.get(oldId)).isNull();
+    }
+
+    private static int registerInThrowAwayLoader() {
+        return WovenSites.register(new URLClassLoader(new URL[0]), "test.Redeployed", plan(0)).id;
     }
 
     @Test
