@@ -37,6 +37,7 @@ import methodtest.EarlyService;
 import methodtest.LateService;
 import methodtest.Mailer;
 import methodtest.QuotaExceeded;
+import methodtest.Rekeyed;
 import methodtest.Worker;
 import net.bytebuddy.agent.ByteBuddyAgent;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -146,6 +147,11 @@ class MethodWeavingTest {
                 on-error: reject
               - id: early
                 match: { method: { class: methodtest.EarlyService, method: call } }
+                limit: 1
+                window: 1h
+              - id: rekeyed
+                match: { method: { class: methodtest.Rekeyed, method: call } }
+                key: arg:0
                 limit: 1
                 window: 1h
               - id: counter
@@ -490,6 +496,33 @@ class MethodWeavingTest {
         assertThat(holder.reload()).isTrue();
         for (int i = 0; i < 5; i++) {
             assertThat(service.call("x")).isEqualTo("called x");
+        }
+    }
+
+    @Test
+    void aReloadThatKeysAMethodOnAnotherArgumentReweavesIt() throws Exception {
+        Rekeyed rekeyed = new Rekeyed();
+        assertThat(rekeyed.call("a", "same")).isEqualTo("asame");
+        assertThatThrownBy(() -> rekeyed.call("a", "same")).isInstanceOf(RateLimitExceededException.class);
+        assertThat(rekeyed.call("b", "same")).as("keyed on the first argument").isEqualTo("bsame");
+        try {
+            Files.writeString(file, RULES.replace("methodtest.Rekeyed, method: call } }\n    key: arg:0",
+                    "methodtest.Rekeyed, method: call } }\n    key: arg:1"));
+            assertThat(holder.reload()).isTrue();
+            assertThat(rule("rekeyed").key().index()).isEqualTo(1);
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                try {
+                    rekeyed.call("c", "other");
+                } catch (RateLimitExceededException ignored) {
+                    // the re-woven method may already have used the key's one permit
+                }
+                assertThatThrownBy(() -> rekeyed.call("d", "other")).as("keyed on the second argument")
+                        .isInstanceOf(RateLimitExceededException.class);
+            });
+            assertThat(rekeyed.call("e", "third")).isEqualTo("ethird");
+        } finally {
+            Files.writeString(file, RULES);
+            assertThat(holder.reload()).isTrue();
         }
     }
 
