@@ -8,7 +8,8 @@ package dev.limiter.it.rest;
  * <p>Each rendered version carries a marker rule {@code rules-v<N>} on the plain method {@code Marker.hit} (limit
  * 1, global): once version N is live, {@code /rest/marker} is rejected with that rule id. A method rule, not an
  * HTTP one, so it works on a JAX-RS runtime without a servlet container too. Rules that need the HTTP request in
- * flight (an HTTP path rule, a header key) are only rendered for servers behind a servlet container.
+ * flight (an HTTP path rule, a header key) are rendered for servers behind a servlet container; without one, two
+ * header-keyed rules show what {@code on-error} makes of a key that cannot be computed there.
  */
 record JaxrsScenarioRules(boolean servletContainer, boolean notifyRule) {
 
@@ -26,7 +27,7 @@ record JaxrsScenarioRules(boolean servletContainer, boolean notifyRule) {
 
     /** How many rules {@link #render} writes, for the start-up banner. */
     int ruleCount() {
-        return 8 + (notifyRule ? 1 : 0) + (servletContainer ? 3 : 0);
+        return 8 + (notifyRule ? 1 : 0) + (servletContainer ? 3 : 2);
     }
 
     String render(int version) {
@@ -102,6 +103,22 @@ record JaxrsScenarioRules(boolean servletContainer, boolean notifyRule) {
                         key: header:X-Api-Key
                         limit: 1
                         window: 1h
+                    """.formatted(PACKAGE, PACKAGE));
+        } else {
+            // no servlet request in flight: the header key cannot be computed, and on-error decides
+            text.append("""
+                      - id: orders-no-request-allow
+                        match: { jaxrs: { class: %s.OrdersResource, method: list } }
+                        key: header:X-Api-Key
+                        limit: 1
+                        window: 1h
+                        on-error: allow
+                      - id: orders-no-request-reject
+                        match: { jaxrs: { class: %s.OrdersResource, method: get } }
+                        key: header:X-Api-Key
+                        limit: 100
+                        window: 1h
+                        on-error: reject
                     """.formatted(PACKAGE, PACKAGE));
         }
         return text.toString();
