@@ -59,7 +59,7 @@ abstract class AbstractJaxrsServerTest {
 
     private RulesFile rules;
     private JaxrsScenarioRules current;
-    private ForkedServer server;
+    ForkedServer server;
     HttpApi http;
 
     /** The server under test. */

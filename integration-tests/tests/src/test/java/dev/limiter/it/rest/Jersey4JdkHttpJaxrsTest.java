@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limiter.it.harness.TestApp;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,8 @@ class Jersey4JdkHttpJaxrsTest extends AbstractJaxrsServerTest {
             assertThat(allowed.statusCode()).as("request %d: %s", i + 1, describe(allowed)).isEqualTo(200);
             assertThat(allowed.body()).isEqualTo("orders");
         }
+        server.awaitOutput("rule orders-no-request-allow: key header:X-Api-Key needs a servlet container",
+                Duration.ofSeconds(10));
         // on-error: reject, limit 100: only the failed key can reject the very first request
         assertRejected(http.get("/rest/orders/1", "X-Api-Key", "alice"), "orders-no-request-reject", 3600);
     }
