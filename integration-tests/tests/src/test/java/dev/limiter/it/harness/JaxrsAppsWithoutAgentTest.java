@@ -50,6 +50,7 @@ class JaxrsAppsWithoutAgentTest {
                 .isEqualTo("hello ann");
         assertThat(http.get("/rest/orders").body()).isEqualTo("orders");
         assertThat(http.get("/rest/orders/7").body()).isEqualTo("order 7");
+        assertThat(http.get("/rest/stock/pen").body()).isEqualTo("stock pen");
 
         HttpResponse<String> fail = http.get("/rest/items/fail");
         assertThat(fail.statusCode()).as("the application's ExceptionMapper<Throwable>").isEqualTo(500);

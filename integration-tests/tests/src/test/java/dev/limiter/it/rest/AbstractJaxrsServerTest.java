@@ -241,6 +241,33 @@ abstract class AbstractJaxrsServerTest {
         }
     }
 
+    @Test
+    void aReloadAddsAJaxrsRuleForAnAlreadyLoadedResourceAndRemovingItStopsRejectionsAtOnce() {
+        // the runtime has loaded and called StockResource before any rule names it
+        for (int i = 0; i < 3; i++) {
+            assertThat(http.get("/rest/stock/pen").body()).isEqualTo("stock pen");
+        }
+
+        long start = System.nanoTime();
+        apply(current.withStockRule(true));
+        await("the stock rule limits the already loaded StockResource").atMost(RELOAD_TIMEOUT).pollInterval(POLL)
+                .until(() -> http.status("/rest/stock/pen") == 429);
+        System.out.printf("%s: a reloaded jaxrs rule rejected after %d ms%n", app(),
+                (System.nanoTime() - start) / 1_000_000);
+        assertRejected(http.get("/rest/stock/pen"), "stock", HOUR_SECONDS);
+        // re-woven with its path-param key: another sku has its own budget of 1
+        assertThat(http.get("/rest/stock/ink").body()).isEqualTo("stock ink");
+        assertRejected(http.get("/rest/stock/ink"), "stock", HOUR_SECONDS);
+
+        apply(current.withStockRule(false));
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> response = http.get("/rest/stock/pen");
+            assertThat(response.statusCode()).as("call %d after the rule was removed: %s", i + 1, describe(response))
+                    .isEqualTo(200);
+            assertThat(response.body()).isEqualTo("stock pen");
+        }
+    }
+
     // ---- helpers
 
     /** Writes the next version of the scenario rules and waits until its marker rule is live. */

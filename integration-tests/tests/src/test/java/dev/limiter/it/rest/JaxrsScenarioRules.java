@@ -11,23 +11,28 @@ package dev.limiter.it.rest;
  * flight (an HTTP path rule, a header key) are rendered for servers behind a servlet container; without one, two
  * header-keyed rules show what {@code on-error} makes of a key that cannot be computed there.
  */
-record JaxrsScenarioRules(boolean servletContainer, boolean notifyRule) {
+record JaxrsScenarioRules(boolean servletContainer, boolean notifyRule, boolean stockRule) {
 
     static final String RESPONSE_CONTENT_TYPE = "application/problem+json";
     static final String PACKAGE = "dev.limiter.it.jaxrs";
 
     static JaxrsScenarioRules initial(boolean servletContainer) {
-        return new JaxrsScenarioRules(servletContainer, false);
+        return new JaxrsScenarioRules(servletContainer, false, false);
     }
 
     /** With or without the {@code notify} rule on {@code Notifier.ping} (added and removed by a reload). */
     JaxrsScenarioRules withNotifyRule(boolean present) {
-        return new JaxrsScenarioRules(servletContainer, present);
+        return new JaxrsScenarioRules(servletContainer, present, stockRule);
+    }
+
+    /** With or without the {@code stock} rule on {@code StockResource.get} (added and removed by a reload). */
+    JaxrsScenarioRules withStockRule(boolean present) {
+        return new JaxrsScenarioRules(servletContainer, notifyRule, present);
     }
 
     /** How many rules {@link #render} writes, for the start-up banner. */
     int ruleCount() {
-        return 8 + (notifyRule ? 1 : 0) + (servletContainer ? 3 : 2);
+        return 8 + (notifyRule ? 1 : 0) + (stockRule ? 1 : 0) + (servletContainer ? 3 : 2);
     }
 
     String render(int version) {
@@ -83,6 +88,15 @@ record JaxrsScenarioRules(boolean servletContainer, boolean notifyRule) {
                       - id: notify
                         match: { method: { class: %s.Notifier, method: ping } }
                         limit: 2
+                        window: 1h
+                    """.formatted(PACKAGE));
+        }
+        if (stockRule) {
+            text.append("""
+                      - id: stock
+                        match: { jaxrs: { class: %s.StockResource, method: get } }
+                        key: path-param:sku
+                        limit: 1
                         window: 1h
                     """.formatted(PACKAGE));
         }

@@ -11,7 +11,8 @@ public final class RestApplication extends Application {
 
     @Override
     public Set<Class<?>> getClasses() {
-        return Set.of(ItemsResource.class, GreetingResource.class, OrdersResource.class, MailResource.class,
-                NotifyResource.class, MarkerResource.class, ControlResource.class, AppExceptionMapper.class);
+        return Set.of(ItemsResource.class, GreetingResource.class, OrdersResource.class, StockResource.class,
+                MailResource.class, NotifyResource.class, MarkerResource.class, ControlResource.class,
+                AppExceptionMapper.class);
     }
 }
