@@ -261,7 +261,13 @@ def main():
         w("48 B string; as `strings`: a container that keeps them as strings (Jetty), only our own allocation.")
         if servlet_results and not any(k[0].startswith("ServletRequestBenchmark") for p in a.jmh
                                        for k in load(p)[0]):
-            w(f"From `{os.path.relpath(servlet_file)}` (run on its own: see docs/overhead.md for the command).")
+            w(f"From `{os.path.relpath(servlet_file)}`, run on its own:")
+            about = os.path.splitext(servlet_file)[0] + ".txt"
+            if os.path.exists(about):
+                with open(about) as f:
+                    w("")
+                    for line in f.read().strip().splitlines():
+                        w(f"- {line}")
         w("")
         w("| configuration | path parts | median ns/op | mean ± err | B/op | agent ns | agent B/op |")
         w("|---|---|---:|---:|---:|---:|---:|")
