@@ -49,6 +49,8 @@ abstract class AbstractLimiterServerTest {
     private static final Duration POLL = Duration.ofMillis(200);
     private static final Pattern BODY = Pattern.compile(
             "\\{\"type\":\"rate-limited\",\"rule\":\"([^\"]+)\",\"retry_after\":(\\d+)}");
+    private static final Pattern RUNTIME = Pattern.compile("java=(\\d+) thread=(virtual|platform)");
+    private static final int VIRTUAL_THREADS_SINCE = 21;
 
     @RegisterExtension
     final ServerLogs servers = new ServerLogs();
@@ -62,6 +64,12 @@ abstract class AbstractLimiterServerTest {
 
     /** The server under test. */
     protected abstract TestApp app();
+
+    /**
+     * Whether the server's launcher serves requests on virtual threads when the JVM has them (Java 21+): then the
+     * Java 25 pass runs every scenario of the class on virtual threads.
+     */
+    protected abstract boolean servesOnVirtualThreads();
 
     @BeforeAll
     void startServer() {
@@ -88,6 +96,15 @@ abstract class AbstractLimiterServerTest {
     @Test
     void startupBannerNamesTheRulesFileAndTheRuleCount() {
         server.awaitOutput("limiter \\S+ started: rules \\S*rules\\.yml, 17 rules", Duration.ofSeconds(10));
+    }
+
+    @Test
+    void requestsRunOnVirtualThreadsFromJava21WhereTheServerCan() {
+        HttpResponse<String> response = http.get("/app/runtime");
+        Matcher runtime = RUNTIME.matcher(response.body());
+        assertThat(runtime.matches()).as(describe(response)).isTrue();
+        boolean virtual = servesOnVirtualThreads() && Integer.parseInt(runtime.group(1)) >= VIRTUAL_THREADS_SINCE;
+        assertThat(runtime.group(2)).as(response.body()).isEqualTo(virtual ? "virtual" : "platform");
     }
 
     @Test

@@ -9,4 +9,9 @@ class Jetty12JakartaLimiterTest extends AbstractLimiterServerTest {
     protected TestApp app() {
         return TestApp.JETTY12_JAKARTA;
     }
+
+    @Override
+    protected boolean servesOnVirtualThreads() {
+        return true; // QueuedThreadPool.setVirtualThreadsExecutor
+    }
 }

@@ -9,4 +9,9 @@ class Jetty9JavaxLimiterTest extends AbstractLimiterServerTest {
     protected TestApp app() {
         return TestApp.JETTY9_JAVAX;
     }
+
+    @Override
+    protected boolean servesOnVirtualThreads() {
+        return false; // Jetty 9.4 has no virtual-thread support (see Jetty9App)
+    }
 }

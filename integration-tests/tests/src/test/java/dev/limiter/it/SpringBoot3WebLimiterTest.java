@@ -12,4 +12,9 @@ class SpringBoot3WebLimiterTest extends AbstractLimiterServerTest {
     protected TestApp app() {
         return TestApp.SPRING_BOOT3_WEB;
     }
+
+    @Override
+    protected boolean servesOnVirtualThreads() {
+        return true; // spring.threads.virtual.enabled
+    }
 }

@@ -9,4 +9,9 @@ class Tomcat10JakartaLimiterTest extends AbstractLimiterServerTest {
     protected TestApp app() {
         return TestApp.TOMCAT10_JAKARTA;
     }
+
+    @Override
+    protected boolean servesOnVirtualThreads() {
+        return true; // Tomcat 10.1: the connector's useVirtualThreads
+    }
 }

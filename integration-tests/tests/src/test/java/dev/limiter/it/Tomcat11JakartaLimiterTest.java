@@ -9,4 +9,9 @@ class Tomcat11JakartaLimiterTest extends AbstractLimiterServerTest {
     protected TestApp app() {
         return TestApp.TOMCAT11_JAKARTA;
     }
+
+    @Override
+    protected boolean servesOnVirtualThreads() {
+        return true; // Tomcat 11: the connector's useVirtualThreads
+    }
 }

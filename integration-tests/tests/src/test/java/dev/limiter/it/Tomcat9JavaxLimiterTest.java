@@ -9,4 +9,9 @@ class Tomcat9JavaxLimiterTest extends AbstractLimiterServerTest {
     protected TestApp app() {
         return TestApp.TOMCAT9_JAVAX;
     }
+
+    @Override
+    protected boolean servesOnVirtualThreads() {
+        return true; // Tomcat 9.0.111: the connector's useVirtualThreads
+    }
 }

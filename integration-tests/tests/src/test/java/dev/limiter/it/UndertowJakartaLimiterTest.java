@@ -9,4 +9,9 @@ class UndertowJakartaLimiterTest extends AbstractLimiterServerTest {
     protected TestApp app() {
         return TestApp.UNDERTOW_JAKARTA;
     }
+
+    @Override
+    protected boolean servesOnVirtualThreads() {
+        return true; // DeploymentInfo.setExecutor: a virtual-thread-per-task executor
+    }
 }

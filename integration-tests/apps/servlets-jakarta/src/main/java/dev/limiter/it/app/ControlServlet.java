@@ -7,8 +7,9 @@ import java.io.IOException;
 
 /**
  * Test-side controls under {@code /app/}: {@code filter-count} (how often {@link AppFilter} ran),
- * {@code gate?name=N} (how many requests arrived at that gate) and {@code release?name=N} (open it).
- * Tests must keep rules off {@code /app/**}.
+ * {@code gate?name=N} (how many requests arrived at that gate), {@code release?name=N} (open it) and
+ * {@code runtime} ({@code java=<feature> thread=<virtual|platform>}: the JVM and the kind of thread the server
+ * runs requests on, see {@link Threads}). Tests must keep rules off {@code /app/**}.
  */
 public final class ControlServlet extends HttpServlet {
 
@@ -23,6 +24,7 @@ public final class ControlServlet extends HttpServlet {
                 Gate.named(request.getParameter("name")).open();
                 Responses.text(response, 200, "released");
             }
+            case "/runtime" -> Responses.text(response, 200, Threads.runtime());
             default -> Responses.text(response, 404, "no such control: " + info);
         }
     }

@@ -1,6 +1,7 @@
 package dev.limiter.it.app.jetty12;
 
 import dev.limiter.it.app.Endpoints;
+import dev.limiter.it.app.Threads;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.Servlet;
@@ -12,10 +13,14 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.ee10.servlet.ServletMapping;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * Embedded Jetty 12 (ee10, jakarta.servlet 6.0) serving the shared test endpoints. {@code main([port])}
  * (default 0: any free port) prints {@code LISTENING <port>} on stdout once requests are accepted.
+ *
+ * <p>On Java 21+ the thread pool gets a virtual-threads executor: Jetty then runs the (blocking) servlet work on
+ * virtual threads and keeps its selectors and acceptors on the pool's platform threads.
  */
 public final class Jetty12App {
 
@@ -24,7 +29,11 @@ public final class Jetty12App {
 
     public static void main(String[] args) throws Exception {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
-        Server server = new Server();
+        QueuedThreadPool threads = new QueuedThreadPool();
+        if (Threads.virtualAvailable()) {
+            threads.setVirtualThreadsExecutor(Threads.virtualPerTask());
+        }
+        Server server = new Server(threads);
         ServerConnector connector = new ServerConnector(server);
         connector.setPort(port);
         server.addConnector(connector);

@@ -16,6 +16,10 @@ import org.eclipse.jetty.server.ServerConnector;
 /**
  * Embedded Jetty 9.4 (javax.servlet 3.1) serving the shared test endpoints. {@code main([port])}
  * (default 0: any free port) prints {@code LISTENING <port>} on stdout once requests are accepted.
+ *
+ * <p>Stays on platform threads on every JVM: Jetty 9.4 (end of community support) has no virtual-thread option
+ * (its {@code QueuedThreadPool} got one in 10.0.12); handing it a virtual-thread executor as its only
+ * {@code ThreadPool} would also run its selector and acceptor loops on virtual threads, an untested setup.
  */
 public final class Jetty9App {
 

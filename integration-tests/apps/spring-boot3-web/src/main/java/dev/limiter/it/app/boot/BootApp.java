@@ -11,6 +11,8 @@ import org.springframework.boot.autoconfigure.web.servlet.error.ErrorMvcAutoConf
  * Spring MVC; every other endpoint of the shared test application is a plain servlet beside it
  * ({@link SharedEndpoints}). Boot's own error controller is off: the shared {@code /error} servlet answers, as on
  * the other servers. {@code main([port])} (default 0) prints {@code LISTENING <port>} ({@link ListeningPrinter}).
+ * {@code spring.threads.virtual.enabled} is on: from Java 21 Boot gives the embedded Tomcat a virtual-thread
+ * executor; on Java 17 Boot ignores it.
  */
 @SpringBootApplication(exclude = ErrorMvcAutoConfiguration.class)
 public class BootApp {
@@ -20,7 +22,8 @@ public class BootApp {
         SpringApplication application = new SpringApplication(BootApp.class);
         application.setDefaultProperties(Map.of(
                 "server.port", port,
-                "spring.main.banner-mode", "off"));
+                "spring.main.banner-mode", "off",
+                "spring.threads.virtual.enabled", "true"));
         application.run(args);
     }
 }

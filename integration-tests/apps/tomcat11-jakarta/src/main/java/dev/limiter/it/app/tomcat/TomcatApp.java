@@ -1,6 +1,7 @@
 package dev.limiter.it.app.tomcat;
 
 import dev.limiter.it.app.Endpoints;
+import dev.limiter.it.app.Threads;
 import jakarta.servlet.Filter;
 import jakarta.servlet.Servlet;
 import java.nio.file.Files;
@@ -19,6 +20,9 @@ import org.apache.tomcat.util.descriptor.web.FilterMap;
  * <p>One source for three generations: the embedding API is the same in Tomcat 9, 10.1 and 11, so the
  * tomcat10-jakarta module compiles this file as it is against Tomcat 10.1, and tomcat9-javax compiles a copy
  * generated at build time with {@code jakarta.servlet} renamed to {@code javax.servlet}.
+ *
+ * <p>On Java 21+ the connector runs requests on virtual threads ({@code useVirtualThreads}: Tomcat 9.0.111, 10.1
+ * and 11 all have it).
  */
 public final class TomcatApp {
 
@@ -32,6 +36,9 @@ public final class TomcatApp {
         tomcat.setBaseDir(base.toString());
         tomcat.setPort(port);
         Connector connector = tomcat.getConnector();
+        if (Threads.virtualAvailable()) {
+            connector.setProperty("useVirtualThreads", "true");
+        }
         Context context = tomcat.addContext("", base.toString());
         Endpoints.registerAll(new Endpoints.Registry() {
             @Override

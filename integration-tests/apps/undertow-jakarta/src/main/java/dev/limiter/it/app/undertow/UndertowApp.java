@@ -1,6 +1,7 @@
 package dev.limiter.it.app.undertow;
 
 import dev.limiter.it.app.Endpoints;
+import dev.limiter.it.app.Threads;
 import io.undertow.Undertow;
 import io.undertow.servlet.Servlets;
 import io.undertow.servlet.api.DeploymentInfo;
@@ -11,12 +12,17 @@ import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.Servlet;
 import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
 
 /**
  * Embedded Undertow 2.3 (jakarta.servlet 6.0) serving the shared test endpoints. {@code main([port])} (default 0:
  * any free port) prints {@code LISTENING <port>} on stdout once requests are accepted. The listener binds
  * {@code 0.0.0.0} like the other servers, so the peer address the agent sees is the loopback address the tests
  * call from.
+ *
+ * <p>On Java 21+ the deployment's executors are a virtual-thread-per-task executor: Undertow hands each servlet
+ * request (and {@code AsyncContext.start} work) from its XNIO I/O thread to a virtual thread instead of an XNIO
+ * worker thread.
  */
 public final class UndertowApp {
 
@@ -29,6 +35,10 @@ public final class UndertowApp {
                 .setClassLoader(UndertowApp.class.getClassLoader())
                 .setContextPath("/")
                 .setDeploymentName("limiter-it");
+        if (Threads.virtualAvailable()) {
+            ExecutorService virtual = Threads.virtualPerTask();
+            deployment.setExecutor(virtual).setAsyncExecutor(virtual);
+        }
         Endpoints.registerAll(new Endpoints.Registry() {
             @Override
             public void servlet(String name, Servlet servlet, String... mappings) {
