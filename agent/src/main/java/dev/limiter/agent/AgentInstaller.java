@@ -16,8 +16,9 @@ import java.util.logging.Logger;
  * Starts the limiter inside the isolated agent class loader: parse the agent arguments, load the rules, print
  * the banner, plug the servlet decision into the bridge, weave, and start watching the rules file.
  *
- * <p>Byte Buddy's transformer is prepared on a daemon thread ({@link TransformerWarmUp}) while the rules are
- * parsed, because the two are independent and together make up nearly all of premain's time.
+ * <p>The transformer ({@link Weaver}) is our own and cheap to install; Byte Buddy's weaving machinery loads with
+ * the first class woven. With the {@code AgentBuilder} fallback, Byte Buddy's transformer is prepared on a daemon
+ * thread ({@link TransformerWarmUp}) while the rules are parsed.
  *
  * <p>Order matters: the bridge delegates (servlet and method) are installed before weaving, so the first woven
  * request or call is already checked, and the re-weaver listens for reloads only once the transformer that
@@ -46,7 +47,8 @@ public final class AgentInstaller {
         if (System.getProperty(BYTE_BUDDY_SAFE) == null) {
             System.setProperty(BYTE_BUDDY_SAFE, "true");
         }
-        Thread warmUp = TransformerWarmUp.start(); // after the property: Byte Buddy reads it at class init
+        // after the property: Byte Buddy reads it at class init
+        Thread warmUp = Weaver.usesAgentBuilder() ? TransformerWarmUp.start() : null;
         Logger log = Logger.getLogger(LOGGER);
         AgentArgs args;
         try {
@@ -74,7 +76,9 @@ public final class AgentInstaller {
         LimiterBridge.install(new ServletLimiter(holder, errors));
         LimiterBridge.installMethods(new MethodLimiter(holder, errors));
         long weaving = System.nanoTime();
-        TransformerWarmUp.await(warmUp);
+        if (warmUp != null) {
+            TransformerWarmUp.await(warmUp);
+        }
         Weaver.install(inst, holder, errors);
         holder.addListener(new Reweaver(holder, inst, errors));
         long woven = System.nanoTime();

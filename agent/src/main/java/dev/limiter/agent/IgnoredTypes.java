@@ -4,9 +4,9 @@ package dev.limiter.agent;
  * The package prefixes the agent never weaves: the JDK, Byte Buddy, and our own packages (named one by one,
  * because applications, our demo and integration-test apps among them, may live under {@code dev.limiter.}).
  *
- * <p>One list for two users that must agree: the transformer's ignore matcher ({@link Weaver}) and the
- * install-time filter of already loaded classes ({@link LoadedCandidates}), which skips Byte Buddy's
- * retransformation scan when only ignored classes are loaded (always the case in premain).
+ * <p>One list for every user that must agree: the class file transformer (by internal name), the selection of
+ * already loaded classes to retransform at installation and after reloads, and the Byte Buddy transformer kept
+ * as a fallback ({@link Weaver}).
  */
 public final class IgnoredTypes {
 
@@ -16,6 +16,15 @@ public final class IgnoredTypes {
         "dev.limiter.rules.", "dev.limiter.shaded.",
     };
 
+    /** {@link #PREFIXES} as internal names ({@code java/}), the form a class file transformer is given. */
+    private static final String[] INTERNAL_PREFIXES = new String[PREFIXES.length];
+
+    static {
+        for (int i = 0; i < PREFIXES.length; i++) {
+            INTERNAL_PREFIXES[i] = PREFIXES[i].replace('.', '/');
+        }
+    }
+
     private IgnoredTypes() {
     }
 
@@ -23,6 +32,16 @@ public final class IgnoredTypes {
     public static boolean ignored(String className) {
         for (String prefix : PREFIXES) {
             if (className.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@link #ignored} for an internal name ({@code a/b/C}), without converting it. */
+    public static boolean ignoredInternalName(String internalName) {
+        for (String prefix : INTERNAL_PREFIXES) {
+            if (internalName.startsWith(prefix)) {
                 return true;
             }
         }

@@ -5,6 +5,7 @@ import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import dev.limiter.agent.jaxrs.ExceptionMapperInstrumentation;
 import dev.limiter.agent.method.MethodInstrumentation;
 import dev.limiter.agent.servlet.ServletInstrumentation;
+import dev.limiter.agent.weave.LimiterTransformer;
 import dev.limiter.rules.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
 import net.bytebuddy.ByteBuddy;
@@ -17,7 +18,12 @@ import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
 
 /**
- * Builds and installs the Byte Buddy transformer, configured for a cheap start-up and a harmless failure mode.
+ * Installs the agent's class file transformer: {@link LimiterTransformer} by default, or with
+ * {@code -D}{@value #TRANSFORMER_PROPERTY}{@code =}{@value #AGENT_BUILDER} the Byte Buddy {@code AgentBuilder}
+ * configuration it replaced (kept as a fallback for one release: same classes, same advice, about a second more
+ * CPU at start-up, see docs/overhead.md). The rest of this comment describes the fallback.
+ *
+ * <p>The {@code AgentBuilder} is configured for a cheap start-up and a harmless failure mode.
  *
  * <p>Cheap: classes are ignored by name first ({@link IgnoredTypes}), each instrumentation checks that a
  * class loader has the library before any super-type walk, and type descriptions come only from a cached type
@@ -35,7 +41,17 @@ import net.bytebuddy.utility.JavaModule;
  */
 final class Weaver {
 
+    /** System property choosing the transformer. */
+    static final String TRANSFORMER_PROPERTY = "limiter.transformer";
+    /** Its value for Byte Buddy's {@code AgentBuilder}. */
+    static final String AGENT_BUILDER = "agent-builder";
+
     private Weaver() {
+    }
+
+    /** True if {@code -Dlimiter.transformer=agent-builder} asks for the Byte Buddy {@code AgentBuilder}. */
+    static boolean usesAgentBuilder() {
+        return AGENT_BUILDER.equals(System.getProperty(TRANSFORMER_PROPERTY));
     }
 
     /** Servlets only (tests that need no rules). */
@@ -48,6 +64,9 @@ final class Weaver {
      * {@code holder} is null).
      */
     static ResettableClassFileTransformer install(Instrumentation inst, RuleSetHolder holder, ThrottledLog log) {
+        if (!usesAgentBuilder()) {
+            return new LimiterTransformer(holder, log, Diagnostics::woven).installOn(inst);
+        }
         AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)

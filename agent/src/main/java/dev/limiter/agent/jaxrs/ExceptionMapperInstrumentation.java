@@ -28,7 +28,8 @@ import net.bytebuddy.matcher.ElementMatcher;
  */
 public final class ExceptionMapperInstrumentation {
 
-    private static final String ADVICE = "dev.limiter.agent.jaxrs.ExceptionMapperAdvice";
+    /** The advice class, by name. */
+    public static final String ADVICE = "dev.limiter.agent.jaxrs.ExceptionMapperAdvice";
 
     private static final ClassLoaderHasResource[] LOADER_CHECKS = new ClassLoaderHasResource[] {
         new ClassLoaderHasResource(JaxrsNamespace.JAVAX.resource("ext.ExceptionMapper")),
@@ -61,7 +62,7 @@ public final class ExceptionMapperInstrumentation {
     }
 
     /** {@code toResponse(E)} with {@code E} a {@code Throwable}: the method the runtime calls. */
-    static ElementMatcher.Junction<MethodDescription> toResponse() {
+    public static ElementMatcher.Junction<MethodDescription> toResponse() {
         return named("toResponse")
                 .and(takesArguments(1))
                 .and(takesArgument(0, isSubTypeOf(Throwable.class)))

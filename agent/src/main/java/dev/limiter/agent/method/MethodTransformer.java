@@ -26,7 +26,7 @@ import net.bytebuddy.utility.JavaModule;
  * so a retransformation after a reload picks up the new rules. Every woven method is registered in
  * {@link WovenSites} before its code can run, and the class's coverage is recorded for later reloads.
  */
-final class MethodTransformer implements AgentBuilder.Transformer {
+public final class MethodTransformer implements AgentBuilder.Transformer {
 
     private static final String ADVICE = MethodAdvice.class.getName();
     private static final TypeDescription ADVICE_TYPE = TypeDescription.ForLoadedType.of(MethodAdvice.class);
@@ -34,7 +34,8 @@ final class MethodTransformer implements AgentBuilder.Transformer {
     private final RuleSetHolder holder;
     private final ClassFileLocator adviceLocator;
 
-    MethodTransformer(RuleSetHolder holder) {
+    /** Weaves the methods the rules in {@code holder} name at the time of each transformation. */
+    public MethodTransformer(RuleSetHolder holder) {
         this.holder = holder;
         byte[] bytes;
         try {

@@ -25,7 +25,8 @@ import net.bytebuddy.matcher.ElementMatcher;
  */
 public final class ServletInstrumentation {
 
-    private static final String ADVICE = "dev.limiter.agent.servlet.ServletAdvice";
+    /** The advice class, by name: it must be read as a class file, never loaded into the agent's loader twice. */
+    public static final String ADVICE = "dev.limiter.agent.servlet.ServletAdvice";
 
     private ServletInstrumentation() {
     }
@@ -46,6 +47,11 @@ public final class ServletInstrumentation {
                 .transform(new AgentBuilder.Transformer.ForAdvice()
                         .include(agentLoader)
                         .advice(methods(ns), ADVICE));
+    }
+
+    /** The woven methods of jakarta ({@code true}) or javax servlets and filters. */
+    public static ElementMatcher.Junction<MethodDescription> methods(boolean jakarta) {
+        return methods(jakarta ? ServletNamespace.JAKARTA : ServletNamespace.JAVAX);
     }
 
     static ElementMatcher.Junction<MethodDescription> methods(ServletNamespace ns) {

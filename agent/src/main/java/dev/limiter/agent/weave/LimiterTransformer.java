@@ -1,0 +1,156 @@
+package dev.limiter.agent.weave;
+
+import dev.limiter.agent.IgnoredTypes;
+import dev.limiter.agent.ThrottledLog;
+import dev.limiter.rules.RuleSet;
+import dev.limiter.rules.RuleSetHolder;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.Consumer;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.utility.JavaModule;
+
+/**
+ * The agent's class file transformer: decides cheaply which classes to weave and hands only those to Byte
+ * Buddy ({@link ClassWeaver}).
+ *
+ * <p>Why not Byte Buddy's {@code AgentBuilder}: building one costs most of the agent's start-up (its
+ * transformer's static initialiser generates a class with Byte Buddy, its set-up creates reflective proxies),
+ * although our matching needs none of it. Here every class is first rejected by name ({@link IgnoredTypes}),
+ * then by what its loader can see ({@link ApiVisibility}), and only classes of a loader that sees the servlet
+ * or JAX-RS API have their class-file header and those of their super types read ({@link SuperTypes}); a class
+ * a {@code method:} or {@code jaxrs:} rule names is recognised by name. Byte Buddy's weaving classes load with
+ * the first class actually woven (an application with nothing to weave never loads them).
+ *
+ * <p>Behaviour is that of the {@code AgentBuilder} configuration it replaces: the same classes are woven with
+ * the same advice, method bodies only (retransformable), a failure is logged (throttled) and leaves the class
+ * unchanged, and re-entrant calls on one thread (a class loaded while this transformer runs) are passed over.
+ * It is a {@link ResettableClassFileTransformer} so that tests and tools can remove it and restore the classes.
+ */
+public final class LimiterTransformer extends ResettableClassFileTransformer.AbstractBase {
+
+    private final RuleSetHolder holder;
+    private final ThrottledLog log;
+    private final Consumer<String> onWoven;
+    private final int targetMask;
+    private final ApiVisibility apis = new ApiVisibility();
+    private final SuperTypes superTypes = new SuperTypes();
+    private volatile ClassWeaver weaver;
+    private final ThreadLocal<Boolean> busy = new ThreadLocal<>();
+
+    /**
+     * @param holder  the rules naming the methods to weave, or null to weave servlets and filters only
+     * @param log     where failed transformations are reported
+     * @param onWoven told the binary name of every class woven
+     */
+    public LimiterTransformer(RuleSetHolder holder, ThrottledLog log, Consumer<String> onWoven) {
+        this.holder = holder;
+        this.log = log;
+        this.onWoven = onWoven;
+        this.targetMask = holder == null ? WeaveTarget.SERVLETS : WeaveTarget.SERVLETS | WeaveTarget.MAPPERS;
+    }
+
+    /** Created with the first class woven: Byte Buddy's classes load only when there is something to weave. */
+    private ClassWeaver weaver() {
+        ClassWeaver current = weaver;
+        if (current == null) {
+            synchronized (this) {
+                current = weaver;
+                if (current == null) {
+                    current = new ClassWeaver(LimiterTransformer.class.getClassLoader(), holder);
+                    weaver = current;
+                }
+            }
+        }
+        return current;
+    }
+
+    /**
+     * Registers the transformer (retransformation capable) and retransforms the already loaded classes it
+     * would weave: none in premain, the application's servlets and named classes after a late attach.
+     */
+    public LimiterTransformer installOn(Instrumentation inst) {
+        inst.addTransformer(this, true);
+        LoadedClasses.retransform(inst, LoadedClasses.select(inst, this), log);
+        return this;
+    }
+
+    @Override
+    public byte[] transform(ClassLoader loader, String internalName, Class<?> redefined, ProtectionDomain domain,
+            byte[] classFile) {
+        if (internalName == null || IgnoredTypes.ignoredInternalName(internalName) || busy.get() != null) {
+            return null;
+        }
+        busy.set(Boolean.TRUE);
+        try {
+            int visible = apis.of(loader) & targetMask;
+            int targets = visible == 0 ? 0 : superTypes.of(loader, internalName, classFile) & visible;
+            String binaryName = null;
+            boolean named = false;
+            if (holder != null) {
+                RuleSet rules = holder.current();
+                if (rules.maxMethodMatches() > 0) {
+                    binaryName = internalName.replace('/', '.');
+                    named = rules.namesMethodClass(binaryName) || rules.namesJaxrsClass(binaryName);
+                }
+            }
+            if (targets == 0 && !named) {
+                return null;
+            }
+            if (binaryName == null) {
+                binaryName = internalName.replace('/', '.');
+            }
+            byte[] woven = weaver().weave(loader, binaryName, classFile, domain, targets, named);
+            onWoven.accept(binaryName);
+            return woven;
+        } catch (Throwable t) {
+            log.warn("limiter: could not instrument " + internalName.replace('/', '.') + "; it runs unlimited", t);
+            return null;
+        } finally {
+            busy.remove();
+        }
+    }
+
+    /** True if this transformer weaves {@code type}, judged from the loaded class (for retransformation). */
+    boolean weaves(Class<?> type) {
+        String name = type.getName();
+        if (holder != null) {
+            RuleSet rules = holder.current();
+            if (rules.namesMethodClass(name) || rules.namesJaxrsClass(name)) {
+                return true;
+            }
+        }
+        int visible = apis.of(type.getClassLoader()) & targetMask;
+        return visible != 0 && !type.isInterface() && (LoadedClasses.targetsOf(type) & visible) != 0;
+    }
+
+    @Override
+    public Iterator<AgentBuilder.Transformer> iterator(TypeDescription type, ClassLoader loader, JavaModule module,
+            Class<?> redefined, ProtectionDomain domain) {
+        return Collections.emptyIterator();
+    }
+
+    /**
+     * Removes this transformer and, unless {@code strategy} is {@code DISABLED}, retransforms the loaded classes
+     * it wove back to their original code. Discovery, batching and listener arguments are not used.
+     */
+    @Override
+    public boolean reset(Instrumentation inst, ResettableClassFileTransformer classFileTransformer,
+            AgentBuilder.RedefinitionStrategy strategy, AgentBuilder.RedefinitionStrategy.DiscoveryStrategy discovery,
+            AgentBuilder.RedefinitionStrategy.BatchAllocator allocator,
+            AgentBuilder.RedefinitionStrategy.Listener listener) {
+        if (!inst.removeTransformer(classFileTransformer)) {
+            return false;
+        }
+        if (strategy != AgentBuilder.RedefinitionStrategy.DISABLED) {
+            List<Class<?>> woven = LoadedClasses.select(inst, this);
+            LoadedClasses.retransform(inst, woven, log);
+        }
+        return true;
+    }
+}

@@ -1,0 +1,146 @@
+package dev.limiter.agent.weave;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.limiter.agent.ThrottledLog;
+import dev.limiter.core.clock.ManualClock;
+import dev.limiter.rules.RuleSetHolder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import jakarta.servlet.http.HttpServlet;
+import jaxrstest.CatchAllMapper;
+import methodtest.Counter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import weavingtest.FakeHttp;
+import weavingtest.JakartaHello;
+import weavingtest.JakartaPassFilter;
+
+/**
+ * The transformer's decisions, driven with the class files the JVM would hand it (no instrumentation here;
+ * WeaverTest, MethodWeavingTest and JaxrsWeavingTest run it installed): which classes get woven, that the woven
+ * code calls the bridge, and that a failure is logged and leaves the class alone.
+ */
+class LimiterTransformerTest {
+
+    /** Names of the bridge methods the advice calls: in the woven class file, not in the original. */
+    private static final String SERVLET_ENTRY = "servletEnter";
+    private static final String METHOD_ENTRY = "methodEnter";
+    private static final String LOGGER = "dev.limiter.test.transformer";
+
+    private final ClassLoader loader = LimiterTransformerTest.class.getClassLoader();
+    private final List<String> woven = new ArrayList<>();
+    private final List<LogRecord> logged = new ArrayList<>();
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            logged.add(record);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void captureLog() {
+        Logger.getLogger(LOGGER).setUseParentHandlers(false);
+        Logger.getLogger(LOGGER).addHandler(capture);
+    }
+
+    @AfterEach
+    void releaseLog() {
+        Logger.getLogger(LOGGER).removeHandler(capture);
+    }
+
+    private LimiterTransformer transformer(RuleSetHolder holder) {
+        return new LimiterTransformer(holder, new ThrottledLog(LOGGER, 0), woven::add);
+    }
+
+    private static byte[] transform(LimiterTransformer transformer, ClassLoader from, Class<?> type) {
+        return transformer.transform(from, ClassFiles.internalName(type), null, null, ClassFiles.of(type));
+    }
+
+    private static boolean mentions(byte[] classFile, String name) {
+        return new String(classFile, StandardCharsets.ISO_8859_1).contains(name);
+    }
+
+    @Test
+    void servletsAndFiltersAreWovenWithTheBridgeCallInTheMethodsTheyDeclare() {
+        LimiterTransformer transformer = transformer(null);
+        byte[] httpServlet = transform(transformer, loader, HttpServlet.class);
+        byte[] servlet = transform(transformer, loader, JakartaHello.class);
+        byte[] filter = transform(transformer, loader, JakartaPassFilter.class);
+        assertThat(mentions(ClassFiles.of(HttpServlet.class), SERVLET_ENTRY)).isFalse();
+        assertThat(mentions(httpServlet, SERVLET_ENTRY)).isTrue();
+        assertThat(mentions(filter, SERVLET_ENTRY)).isTrue();
+        // only doGet: matched (and counted) as a servlet, its service(...) is woven in HttpServlet
+        assertThat(servlet).isNotNull();
+        assertThat(mentions(servlet, SERVLET_ENTRY)).isFalse();
+        assertThat(woven).containsExactly(HttpServlet.class.getName(), JakartaHello.class.getName(),
+                JakartaPassFilter.class.getName());
+        assertThat(logged).isEmpty();
+    }
+
+    @Test
+    void otherClassesIgnoredPackagesAndTheBootstrapLoaderAreLeftAlone() {
+        LimiterTransformer transformer = transformer(null);
+        assertThat(transform(transformer, loader, FakeHttp.class)).isNull();
+        assertThat(transform(transformer, null, JakartaHello.class)).isNull();
+        assertThat(transformer.transform(loader, "dev/limiter/agent/Hello", null, null,
+                ClassFiles.of(JakartaHello.class))).isNull();
+        assertThat(transformer.transform(loader, null, null, null, ClassFiles.of(JakartaHello.class))).isNull();
+        assertThat(woven).isEmpty();
+    }
+
+    @Test
+    void mappersAndNamedClassesNeedRules() throws Exception {
+        assertThat(transform(transformer(null), loader, CatchAllMapper.class)).isNull();
+        Path rules = dir.resolve("rules.yml");
+        Files.writeString(rules, """
+                version: 1
+                rules:
+                  - id: count
+                    match: { method: { class: methodtest.Counter, method: count } }
+                    limit: 5
+                    window: 1m
+                """);
+        RuleSetHolder holder = RuleSetHolder.open(rules, new ManualClock(1_000_000));
+        assertThat(holder.lastError()).isNull();
+        LimiterTransformer transformer = transformer(holder);
+        byte[] mapper = transform(transformer, loader, CatchAllMapper.class);
+        byte[] named = transform(transformer, loader, Counter.class);
+        assertThat(mapper).isNotNull();
+        assertThat(named).isNotNull();
+        assertThat(mentions(named, METHOD_ENTRY)).isTrue();
+        assertThat(mentions(ClassFiles.of(Counter.class), METHOD_ENTRY)).isFalse();
+        assertThat(woven).containsExactly(CatchAllMapper.class.getName(), Counter.class.getName());
+    }
+
+    @Test
+    void aClassThatCannotBeWovenIsLoggedAndLeftUnchanged() {
+        LimiterTransformer transformer = transformer(null);
+        byte[] broken = ClassFiles.of(JakartaHello.class).clone();
+        broken[8] = (byte) 0xff; // constant pool count: the file no longer parses
+        broken[9] = (byte) 0xff;
+        assertThat(transformer.transform(loader, "weavingtest/Broken", null, null, broken)).isNull();
+        assertThat(woven).isEmpty();
+        assertThat(logged).singleElement().satisfies(record ->
+                assertThat(record.getMessage()).contains("could not instrument weavingtest.Broken"));
+    }
+}
