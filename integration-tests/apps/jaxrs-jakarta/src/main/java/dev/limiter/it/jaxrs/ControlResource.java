@@ -1,5 +1,7 @@
 package dev.limiter.it.jaxrs;
 
+import dev.limiter.it.support.Gate;
+import dev.limiter.it.support.Threads;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -24,7 +26,7 @@ public class ControlResource {
     @GET
     @Path("runtime")
     public String runtime() {
-        return "java=" + Runtime.version().feature() + " thread=" + Threads.kindOfCurrent();
+        return Threads.runtime();
     }
 
     @GET

@@ -1,5 +1,7 @@
 package dev.limiter.it.jaxrs;
 
+import dev.limiter.it.support.Gate;
+
 /**
  * A plain class with nothing to do with HTTP, the kind of outgoing call {@code method:} rules protect. The
  * limiter gets in only by weaving these methods: a rejection is an exception thrown out of them.

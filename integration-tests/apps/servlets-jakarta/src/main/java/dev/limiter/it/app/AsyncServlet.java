@@ -1,5 +1,6 @@
 package dev.limiter.it.app;
 
+import dev.limiter.it.support.Gate;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServlet;

@@ -1,5 +1,7 @@
 package dev.limiter.it.app;
 
+import dev.limiter.it.support.Gate;
+import dev.limiter.it.support.Threads;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

@@ -1,5 +1,6 @@
 package dev.limiter.it.app;
 
+import dev.limiter.it.support.Gate;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

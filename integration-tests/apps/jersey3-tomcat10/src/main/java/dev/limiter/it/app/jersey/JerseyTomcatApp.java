@@ -1,7 +1,7 @@
 package dev.limiter.it.app.jersey;
 
 import dev.limiter.it.jaxrs.RestApplication;
-import dev.limiter.it.jaxrs.Threads;
+import dev.limiter.it.support.Threads;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.catalina.Context;

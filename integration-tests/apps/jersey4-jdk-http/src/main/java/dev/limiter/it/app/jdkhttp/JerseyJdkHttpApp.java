@@ -2,7 +2,7 @@ package dev.limiter.it.app.jdkhttp;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.limiter.it.jaxrs.RestApplication;
-import dev.limiter.it.jaxrs.Threads;
+import dev.limiter.it.support.Threads;
 import java.net.URI;
 import org.glassfish.jersey.jdkhttp.JdkHttpServerFactory;
 import org.glassfish.jersey.server.ResourceConfig;

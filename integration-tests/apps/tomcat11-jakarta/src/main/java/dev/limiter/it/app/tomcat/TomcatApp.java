@@ -1,7 +1,7 @@
 package dev.limiter.it.app.tomcat;
 
 import dev.limiter.it.app.Endpoints;
-import dev.limiter.it.app.Threads;
+import dev.limiter.it.support.Threads;
 import jakarta.servlet.Filter;
 import jakarta.servlet.Servlet;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.limiter.it.app.undertow;
 
 import dev.limiter.it.app.Endpoints;
-import dev.limiter.it.app.Threads;
+import dev.limiter.it.support.Threads;
 import io.undertow.Undertow;
 import io.undertow.servlet.Servlets;
 import io.undertow.servlet.api.DeploymentInfo;

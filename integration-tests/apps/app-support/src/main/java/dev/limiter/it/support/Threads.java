@@ -1,14 +1,14 @@
-package dev.limiter.it.app;
+package dev.limiter.it.support;
 
 import java.lang.reflect.Method;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * Virtual threads for the servlet test servers when the JVM has them (Java 21+), found by reflection because the
- * apps compile for Java 17: the Java 25 test pass then runs every servlet scenario on virtual threads wherever the
- * server can use them (issue 7). The launchers ask {@link #virtualAvailable()}; {@code /app/runtime} reports
- * {@link #kindOfCurrent()}, so the tests check the server really did it.
+ * Virtual threads for the test servers when the JVM has them (Java 21+), found by reflection because the apps
+ * compile for Java 17: the Java 25 test pass then runs the servlet and JAX-RS scenarios on virtual threads wherever
+ * the server can use them (issue 7). The launchers ask {@link #virtualAvailable()}; the apps' runtime endpoints
+ * report {@link #runtime()}, so the tests check the server really did it.
  */
 public final class Threads {
 
@@ -32,11 +32,12 @@ public final class Threads {
     }
 
     /** {@code java=<feature> thread=<virtual|platform>}: the JVM and the kind of the calling thread. */
-    static String runtime() {
+    public static String runtime() {
         return "java=" + Runtime.version().feature() + " thread=" + kindOfCurrent();
     }
 
-    private static String kindOfCurrent() {
+    /** {@code virtual} or {@code platform}: the kind of the calling thread. */
+    public static String kindOfCurrent() {
         if (!virtualAvailable()) {
             return "platform";
         }
