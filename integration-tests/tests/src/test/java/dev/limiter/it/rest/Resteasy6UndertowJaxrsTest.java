@@ -12,6 +12,6 @@ class Resteasy6UndertowJaxrsTest extends AbstractJaxrsServletServerTest {
 
     @Override
     protected boolean servesOnVirtualThreads() {
-        return false; // Undertow runs requests on its XNIO worker threads
+        return true; // the deployment's executor, as for the servlet Undertow app
     }
 }

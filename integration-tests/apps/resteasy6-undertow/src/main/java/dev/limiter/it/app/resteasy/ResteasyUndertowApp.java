@@ -1,11 +1,13 @@
 package dev.limiter.it.app.resteasy;
 
 import dev.limiter.it.jaxrs.RestApplication;
+import dev.limiter.it.support.Threads;
 import io.undertow.Undertow;
 import io.undertow.servlet.Servlets;
 import io.undertow.servlet.api.DeploymentInfo;
 import io.undertow.servlet.api.DeploymentManager;
 import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
 import org.jboss.resteasy.plugins.server.servlet.HttpServlet30Dispatcher;
 
 /**
@@ -13,7 +15,8 @@ import org.jboss.resteasy.plugins.server.servlet.HttpServlet30Dispatcher;
  * JAX-RS runtime on a servlet container that is not Jersey. {@code main([port])} (default 0: any free port)
  * prints {@code LISTENING <port>} once requests are accepted.
  *
- * <p>One source for RESTEasy 6.2 and 7: resteasy7-undertow compiles this file as it is.
+ * <p>One source for RESTEasy 6.2 and 7: resteasy7-undertow compiles this file as it is. On Java 21+ the deployment
+ * runs requests on virtual threads (its executor), as the servlet Undertow app does.
  */
 public final class ResteasyUndertowApp {
 
@@ -33,6 +36,10 @@ public final class ResteasyUndertowApp {
                         .setAsyncSupported(true)
                         // initialise RESTEasy before LISTENING, not on the first request
                         .setLoadOnStartup(1));
+        if (Threads.virtualAvailable()) {
+            ExecutorService virtual = Threads.virtualPerTask();
+            deployment.setExecutor(virtual).setAsyncExecutor(virtual);
+        }
         DeploymentManager manager = Servlets.defaultContainer().addDeployment(deployment);
         manager.deploy();
         Undertow server = Undertow.builder()
