@@ -119,10 +119,7 @@ public final class MethodLimiter implements MethodDelegate {
 
     /** A rejection because the rule failed and its {@code on-error} is {@code reject}: retry after a second. */
     private Throwable failed(WovenSite site, SiteRules rules, Rule rule, long[] out) {
-        out[Outcome.REMAINING] = 0;
-        out[Outcome.RETRY_AFTER_MILLIS] = 1000;
-        out[Outcome.LIMIT] = 0;
-        out[Outcome.RESET_EPOCH_SECONDS] = System.currentTimeMillis() / 1000 + 1;
+        Outcome.reject(out, 0, System.currentTimeMillis() + 1000, 1000, 0); // on-error: reject, retry in 1 s
         return rejection(site, rules, rule, out);
     }
 

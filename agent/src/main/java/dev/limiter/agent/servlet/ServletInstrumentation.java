@@ -10,6 +10,7 @@ import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
+import dev.limiter.agent.ClassLoaderHasResource;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.matcher.ElementMatcher;
@@ -43,7 +44,7 @@ public final class ServletInstrumentation {
     static AgentBuilder apply(AgentBuilder builder, ServletNamespace ns, ClassLoader agentLoader) {
         return builder
                 .type(not(isInterface()).and(hasSuperType(namedOneOf(ns.type("Filter"), ns.type("Servlet")))),
-                        new ClassLoaderHasType(ns.resource("Servlet")))
+                        new ClassLoaderHasResource(ns.resource("Servlet")))
                 .transform(new AgentBuilder.Transformer.ForAdvice()
                         .include(agentLoader)
                         .advice(methods(ns), ADVICE));

@@ -108,10 +108,7 @@ public final class ServletLimiter implements BridgeDelegate {
                 if (rule.onError() == OnError.REJECT && enforce) {
                     log.warn("limiter: rule " + rule.id() + " failed; the request is rejected (on-error: reject)", t);
                     scratch.releaseAll();
-                    out[Outcome.REMAINING] = 0;
-                    out[Outcome.RETRY_AFTER_MILLIS] = 1000;
-                    out[Outcome.LIMIT] = 0;
-                    out[Outcome.RESET_EPOCH_SECONDS] = System.currentTimeMillis() / 1000 + 1;
+                    Outcome.reject(out, 0, System.currentTimeMillis() + 1000, 1000, 0); // retry in 1 s
                     writer.reject(api, response, rules.response(), rule, out, scratch.headers, log);
                     return true;
                 }

@@ -1,4 +1,4 @@
-package dev.limiter.agent.jaxrs;
+package dev.limiter.agent;
 
 import java.util.Collections;
 import java.util.Map;
@@ -6,20 +6,20 @@ import java.util.WeakHashMap;
 import net.bytebuddy.matcher.ElementMatcher;
 
 /**
- * Class-loader pre-filter: true if the loader can see a class file (e.g. {@code jakarta/ws/rs/Path.class}).
- * Evaluated before any type matcher, so loaders without the JAX-RS API (most of them) never pay for a
- * super-type walk.
+ * Class-loader pre-filter: true if the loader can see a class file (e.g. {@code jakarta/servlet/Servlet.class},
+ * {@code jakarta/ws/rs/Path.class}). Evaluated before any type matcher, so loaders without the library (most of
+ * them) never pay for a super-type walk.
  *
  * <p>Looks the class file up as a resource instead of loading the class (loading during transformation can
  * deadlock or run static initialisers). Answers are cached per loader, weakly, so redeployed applications do not
- * leak their loaders. The bootstrap loader never has JAX-RS.
+ * leak their loaders. The bootstrap loader never has the servlet or JAX-RS API.
  */
-final class ClassLoaderHasResource implements ElementMatcher<ClassLoader> {
+public final class ClassLoaderHasResource implements ElementMatcher<ClassLoader> {
 
     private final String resource;
     private final Map<ClassLoader, Boolean> cache = Collections.synchronizedMap(new WeakHashMap<>());
 
-    ClassLoaderHasResource(String resource) {
+    public ClassLoaderHasResource(String resource) {
         this.resource = resource;
     }
 
