@@ -1,8 +1,8 @@
 package dev.limiter.agent.method;
 
+import dev.limiter.agent.RuleVerdict;
 import dev.limiter.agent.ThrottledLog;
 import dev.limiter.agent.jaxrs.JaxrsRejection;
-import dev.limiter.agent.jmx.RejectedKeys;
 import dev.limiter.agent.servlet.ServletKeys;
 import dev.limiter.api.RateLimitExceededException;
 import dev.limiter.bootstrap.LimiterBridge;
@@ -84,19 +84,13 @@ public final class MethodLimiter implements MethodDelegate {
                         + "; the call is allowed (on-error: allow)", t);
                 continue;
             }
-            if (admitted) {
-                rule.stats().allowed().increment();
-                if (limiter.strategy().releasesOnExit()) {
-                    scratch.hold(limiter, key);
-                }
-            } else if (!enforce) {
-                rule.stats().wouldReject().increment();
-                RejectedKeys.record(rule.stats(), key);
-            } else {
-                rule.stats().rejected().increment();
-                RejectedKeys.record(rule.stats(), key);
+            int verdict = RuleVerdict.count(rule, enforce, admitted, key);
+            if (verdict == RuleVerdict.REJECTED) {
                 scratch.releaseTo(base);
                 return rejection(site, rules, rule, out);
+            }
+            if (verdict == RuleVerdict.ADMITTED && limiter.strategy().releasesOnExit()) {
+                scratch.hold(limiter, key);
             }
         }
         return scratch.held > base ? scratch.mark(base) : null;

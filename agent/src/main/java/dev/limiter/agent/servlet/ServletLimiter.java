@@ -1,7 +1,7 @@
 package dev.limiter.agent.servlet;
 
+import dev.limiter.agent.RuleVerdict;
 import dev.limiter.agent.ThrottledLog;
-import dev.limiter.agent.jmx.RejectedKeys;
 import dev.limiter.bootstrap.BridgeDelegate;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.RequestFrame;
@@ -115,21 +115,17 @@ public final class ServletLimiter implements BridgeDelegate {
                 log.warn("limiter: rule " + rule.id() + " failed; the request is allowed (on-error: allow)", t);
                 continue;
             }
-            if (admitted) {
-                rule.stats().allowed().increment();
-                if (limiter.strategy().releasesOnExit()) {
-                    scratch.hold(limiter, key);
-                }
-            } else if (!enforce) {
-                rule.stats().wouldReject().increment();
-                RejectedKeys.record(rule.stats(), key);
+            int verdict = RuleVerdict.count(rule, enforce, admitted, key);
+            if (verdict == RuleVerdict.WOULD_REJECT) {
                 continue;
-            } else {
-                rule.stats().rejected().increment();
-                RejectedKeys.record(rule.stats(), key);
+            }
+            if (verdict == RuleVerdict.REJECTED) {
                 scratch.releaseAll();
                 writer.reject(api, response, rules.response(), rule, out, scratch.headers, log);
                 return true;
+            }
+            if (limiter.strategy().releasesOnExit()) {
+                scratch.hold(limiter, key);
             }
             if (enforce && (scratch.shownRule == null || out[Outcome.REMAINING] < shown[Outcome.REMAINING])) {
                 System.arraycopy(out, 0, shown, 0, Outcome.SIZE);
