@@ -20,8 +20,9 @@ import org.glassfish.jersey.servlet.ServletContainer;
  * compiles this file as it is against Jersey 4 and Tomcat 11, and jersey2-tomcat9-javax compiles a copy with
  * {@code jakarta.*} renamed to {@code javax.*} against Jersey 2 and Tomcat 9.
  *
- * <p>On Java 21+ the connector serves requests on virtual threads ({@code useVirtualThreads}, Tomcat 10.1 and 11;
- * Tomcat 9 ignores the property and stays on platform threads).
+ * <p>On Java 21+ the connector serves requests on virtual threads ({@code useVirtualThreads}: Tomcat 9.0.111, 10.1
+ * and 11 all have it, and each stack's test checks it). The Tomcat set-up repeats {@code TomcatApp}'s on purpose:
+ * the two compile against different Tomcat generations in modules that share no server dependency.
  */
 public final class JerseyTomcatApp {
 
