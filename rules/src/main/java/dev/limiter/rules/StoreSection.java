@@ -26,7 +26,8 @@ final class StoreSection {
         if (node == null) {
             return StoreSpec.LOCAL;
         }
-        Fields fields = Fields.of(node, "store", problems, "type", "uri", "timeout", "on-failure", "key-prefix");
+        Fields fields = Fields.of(node, "store", problems, "type", "uri", "timeout", "on-failure", "key-prefix",
+                "batch");
         if (fields == null) {
             return StoreSpec.LOCAL;
         }
@@ -36,7 +37,7 @@ final class StoreSection {
             return StoreSpec.LOCAL;
         }
         if (StoreSpec.TYPE_LOCAL.equals(type)) {
-            for (String key : new String[] {"uri", "timeout", "on-failure", "key-prefix"}) {
+            for (String key : new String[] {"uri", "timeout", "on-failure", "key-prefix", "batch"}) {
                 if (fields.has(key)) {
                     problems.add(node.entry(key), "'" + key + "' applies to 'type: redis' only");
                 }
@@ -52,9 +53,24 @@ final class StoreSection {
             problems.add(fields.get("key-prefix"), "key-prefix must not contain '{' or '}' (Redis Cluster hash"
                     + " tags are added by the store)");
         }
+        int batch = batch(fields, problems);
         return new StoreSpec(StoreSpec.TYPE_REDIS, uris, timeout,
                 onFailure == null ? StoreSpec.DEFAULT_ON_FAILURE : onFailure,
-                prefix == null ? StoreSpec.DEFAULT_KEY_PREFIX : prefix);
+                prefix == null ? StoreSpec.DEFAULT_KEY_PREFIX : prefix, batch);
+    }
+
+    /** Permits reserved per round trip: a whole number from 1 (off) to {@link StoreSpec#MAX_BATCH}. */
+    private static int batch(Fields fields, Problems problems) {
+        Long batch = fields.integer("batch", (long) StoreSpec.DEFAULT_BATCH);
+        if (batch == null) {
+            return StoreSpec.DEFAULT_BATCH;
+        }
+        if (batch < 1 || batch > StoreSpec.MAX_BATCH) {
+            problems.add(fields.get("batch"), "batch must be from 1 (off) to " + StoreSpec.MAX_BATCH + ", not "
+                    + batch);
+            return StoreSpec.DEFAULT_BATCH;
+        }
+        return (int) (long) batch;
     }
 
     private static List<String> uris(Fields fields, Problems problems) {

@@ -16,8 +16,11 @@ import java.util.List;
  * @param timeoutMillis the bound of one Redis operation
  * @param onFailure     {@code local}, {@code allow} or {@code reject}: what a check does while Redis is down
  * @param keyPrefix     prepended to every Redis key
+ * @param batch         permits a JVM reserves per round trip on fixed-window, token-bucket and leaky-bucket keys
+ *                      (1 = off, the default: every check is one round trip)
  */
-public record StoreSpec(String type, List<String> uris, long timeoutMillis, String onFailure, String keyPrefix) {
+public record StoreSpec(String type, List<String> uris, long timeoutMillis, String onFailure, String keyPrefix,
+        int batch) {
 
     /** The spelling of the in-JVM store. */
     public static final String TYPE_LOCAL = "local";
@@ -29,13 +32,22 @@ public record StoreSpec(String type, List<String> uris, long timeoutMillis, Stri
     public static final String DEFAULT_ON_FAILURE = "local";
     /** Default key prefix. */
     public static final String DEFAULT_KEY_PREFIX = "limiter:";
+    /** Default batch: off. */
+    public static final int DEFAULT_BATCH = 1;
+    /** Largest batch (the Redis store refuses more). */
+    public static final int MAX_BATCH = 1_000_000;
 
     /** State in this JVM: the default. */
     public static final StoreSpec LOCAL = new StoreSpec(TYPE_LOCAL, List.of(), DEFAULT_TIMEOUT_MILLIS,
-            DEFAULT_ON_FAILURE, DEFAULT_KEY_PREFIX);
+            DEFAULT_ON_FAILURE, DEFAULT_KEY_PREFIX, DEFAULT_BATCH);
 
     public StoreSpec {
         uris = List.copyOf(uris);
+    }
+
+    /** A spec without batching. */
+    public StoreSpec(String type, List<String> uris, long timeoutMillis, String onFailure, String keyPrefix) {
+        this(type, uris, timeoutMillis, onFailure, keyPrefix, DEFAULT_BATCH);
     }
 
     /** True for a Redis store. */
@@ -51,6 +63,6 @@ public record StoreSpec(String type, List<String> uris, long timeoutMillis, Stri
     @Override
     public String toString() {
         return isRedis() ? "redis " + uriList() + " (timeout " + timeoutMillis + "ms, on-failure " + onFailure
-                + ", key-prefix " + keyPrefix + ")" : "local";
+                + ", key-prefix " + keyPrefix + (batch > 1 ? ", batch " + batch : "") + ")" : "local";
     }
 }

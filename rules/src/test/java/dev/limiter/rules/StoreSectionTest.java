@@ -82,6 +82,30 @@ class StoreSectionTest {
     }
 
     @Test
+    void batchIsOffByDefaultAndReadFromTheSection() {
+        String minimal = "store:\n  type: redis\n  uri: redis://cache:6379\n";
+        StoreSpec off = load(minimal, rule("a", ""), RuleSet.empty()).rule("a").store();
+        assertThat(off.batch()).isEqualTo(1);
+        assertThat(off.toString()).doesNotContain("batch");
+
+        StoreSpec batched = load(minimal + "  batch: 20\n", rule("a", ""), RuleSet.empty()).rule("a").store();
+        assertThat(batched).isEqualTo(new StoreSpec("redis", List.of("redis://cache:6379"), 50, "local",
+                "limiter:", 20));
+        assertThat(batched.toString()).contains("batch 20");
+        assertThat(batched).isNotEqualTo(off); // a changed batch is a changed store: the agent reconnects
+    }
+
+    @Test
+    void aChangedBatchGivesTheRedisRulesNewLimiters() {
+        String minimal = "store:\n  type: redis\n  uri: redis://cache:6379\n";
+        RuleSet first = load(minimal, rule("a", ""), RuleSet.empty());
+        RuleSet batched = load(minimal + "  batch: 5\n", rule("a", ""), first);
+
+        assertThat(batched.rule("a").limiter()).isNotSameAs(first.rule("a").limiter());
+        assertThat(factory.calls).containsExactly("a@redis", "a@redis");
+    }
+
+    @Test
     void aReloadThatKeepsTheStoreKeepsTheLimiterAndAChangedStoreGetsANewOne() {
         String store = String.format(REDIS, "redis://127.0.0.1:6379", "50ms");
         RuleSet first = load(store, rule("a", "") + rule("b", "    store: local\n"), RuleSet.empty());

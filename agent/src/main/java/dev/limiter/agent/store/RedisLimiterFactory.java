@@ -127,7 +127,8 @@ public final class RedisLimiterFactory implements LimiterFactory {
         return RedisSettings.parse(spec.uriList())
                 .withTimeout(Duration.ofMillis(spec.timeoutMillis()))
                 .withOnFailure(OnFailure.byName(spec.onFailure()))
-                .withKeyPrefix(spec.keyPrefix());
+                .withKeyPrefix(spec.keyPrefix())
+                .withBatch(spec.batch());
     }
 
     /** The store's URIs with passwords replaced by {@code ***}: for logs and JMX. */

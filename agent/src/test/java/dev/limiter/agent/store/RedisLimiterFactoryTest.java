@@ -107,6 +107,34 @@ class RedisLimiterFactoryTest {
     }
 
     @Test
+    void batchFromTheRulesFileReservesPermitsPerRoundTrip() throws IOException {
+        Path file = write("batch.yml", store("2s") + "  batch: 10\n", "");
+        RuleSetHolder one = open(file, first);
+        RuleSetHolder two = open(file, second);
+        assertThat(one.lastError()).isNull();
+        assertThat(first.active().settings().batch()).isEqualTo(10);
+
+        KeyedLimiter a1 = one.current().rule("shared-batch").limiter();
+        KeyedLimiter a2 = two.current().rule("shared-batch").limiter();
+        int admitted = 0;
+        for (int i = 0; i < 10; i++) {
+            admitted += a1.tryAcquire("k", out) ? 1 : 0;
+        }
+        for (int i = 0; i < 10; i++) {
+            admitted += a2.tryAcquire("k", out) ? 1 : 0;
+        }
+        assertThat(admitted).as("never more than the limit across both 'JVMs'").isEqualTo(5);
+        // the first check reserves all 5 (the script grants what is left), the 6th learns the rejection and
+        // the next 4 repeat it locally; the second JVM needs one round trip to learn it too
+        assertThat(first.active().stats().getRoundTrips()).isEqualTo(2);
+        assertThat(second.active().stats().getRoundTrips()).isEqualTo(1);
+
+        write("batch.yml", store("2s"), "");
+        assertThat(one.reload()).isTrue();
+        assertThat(first.active().settings().batch()).as("removing the key turns batching off").isEqualTo(1);
+    }
+
+    @Test
     void aReloadKeepsTheConnectionUntilTheStoreSectionChangesThenClosesTheOldOne() throws IOException {
         Path file = write("reload.yml", store("2s"), "");
         RuleSetHolder holder = open(file, first);
