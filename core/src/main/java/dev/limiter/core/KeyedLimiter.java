@@ -23,10 +23,17 @@ public interface KeyedLimiter {
     /** Number of keys with live state. */
     int activeKeys();
 
-    /** Forgets the state of every key: all start with a full budget. */
+    /**
+     * Forgets the state of every key: all start with a full budget. Calls in flight on a bulkhead are not
+     * forgotten (see {@link #resetKey}).
+     */
     void reset();
 
-    /** Forgets the state of one key. */
+    /**
+     * Forgets the state of one key. For a strategy that {@link RateLimitStrategy#releasesOnExit() releases on
+     * exit}, calls still in flight keep their permits until they release them: a reset cannot stop running
+     * work, and forgetting it would let more than the limit run at once.
+     */
     void resetKey(String key);
 
     /** The limits now in force. */

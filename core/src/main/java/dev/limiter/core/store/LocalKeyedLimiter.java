@@ -32,6 +32,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>The counter is incremented before a put and decremented after a remove, so the map never holds more than
  * {@code maxKeys} entries, even with many threads inserting at once.
+ *
+ * <p>Releases go by key. That is exact because a bulkhead bucket leaves the map only after {@code retire}
+ * (nothing in flight), by eviction and by {@link #resetKey} alike: every outstanding permit lives in the
+ * bucket the key maps to.
  */
 public final class LocalKeyedLimiter implements KeyedLimiter {
 
@@ -138,10 +142,19 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A bulkhead key with calls in flight is kept: its count is the truth about work that is still running,
+     * and releases find their bucket by key, so dropping it would let a late release of an old call return a new
+     * call's permit (one call more in flight than the limit). Such a key is dropped only once it is idle
+     * (retired like an eviction victim); a rate-limit key is always dropped.
+     */
     @Override
     public void resetKey(String key) {
-        if (buckets.remove(key) != null) {
-            size.decrementAndGet();
+        Bucket bucket = buckets.get(key);
+        if (bucket != null && (!releases || strategy.retire(bucket, config))) {
+            remove(key, bucket);
         }
     }
 

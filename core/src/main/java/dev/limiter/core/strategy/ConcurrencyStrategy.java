@@ -9,8 +9,8 @@ import dev.limiter.core.RateLimitStrategy;
  * Bulkhead: at most {@code limit} admitted calls in flight per key; time plays no part in admission.
  *
  * <p>State: slot 0 = calls in flight. {@link #check} increments it by CAS only while below the limit;
- * {@link #release} decrements it by CAS only while above zero, so a release without an acquire (or a second
- * release after a {@code resetKey}) can never drive it negative. The agent calls {@code release} exactly once
+ * {@link #release} decrements it by CAS only while above zero, so a release without an acquire (or a double
+ * release) can never drive it negative. The agent calls {@code release} exactly once
  * from the exit path of every admitted call.
  *
  * <p>Eviction: a keyed store may only drop a bucket after {@link #retire} has CASed it from 0 in flight to the

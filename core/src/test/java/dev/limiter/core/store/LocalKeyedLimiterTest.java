@@ -249,6 +249,73 @@ class LocalKeyedLimiterTest {
         }
     }
 
+    @Test
+    void resetKeyKeepsABulkheadKeyWithCallsInFlightAndDropsItOnceIdle() {
+        LocalKeyedLimiter limiter = LocalKeyedLimiter.create(ConcurrencyStrategy.INSTANCE,
+                LimitConfig.of(1, 1000).withClock(clock), 10);
+        assertThat(limiter.tryAcquire("a", out)).isTrue();
+        limiter.resetKey("a");
+        limiter.reset();
+        assertThat(limiter.tryAcquire("a", out)).as("the old call still runs").isFalse();
+        limiter.release("a"); // the old call ends: its permit comes back to the bucket it was taken from
+        assertThat(limiter.tryAcquire("a", out)).isTrue();
+        assertThat(limiter.tryAcquire("a", out)).as("exactly one in flight, not two").isFalse();
+        limiter.release("a");
+        limiter.resetKey("a");
+        assertThat(limiter.bucket("a")).as("idle: dropped").isNull();
+        assertThat(limiter.activeKeys()).isZero();
+    }
+
+    @RepeatedTest(3)
+    void resetKeyHammeredDuringAcquireAndReleaseNeverLetsMoreThanTheLimitInFlight() throws Exception {
+        int limit = 3;
+        LocalKeyedLimiter limiter = LocalKeyedLimiter.create(ConcurrencyStrategy.INSTANCE,
+                LimitConfig.of(limit, 1000).withClock(clock), 10);
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger maxInside = new AtomicInteger();
+        AtomicBoolean done = new AtomicBoolean();
+        AtomicInteger resets = new AtomicInteger();
+        Thread resetter = new Thread(() -> {
+            while (!done.get()) {
+                limiter.resetKey("hot");
+                if (resets.incrementAndGet() % 64 == 0) {
+                    limiter.reset();
+                }
+            }
+        });
+        resetter.start();
+        long admitted;
+        try {
+            admitted = Contention.platform(8, t -> {
+                long[] o = Outcome.newArray();
+                long n = 0;
+                for (int i = 0; i < 50_000; i++) {
+                    if (limiter.tryAcquire("hot", o)) {
+                        maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                        if ((i & 7) == 0) {
+                            Thread.yield(); // hold the permit a little, so resets land while it is taken
+                        }
+                        inside.decrementAndGet();
+                        limiter.release("hot");
+                        n++;
+                    }
+                }
+                return n;
+            });
+        } finally {
+            done.set(true);
+            resetter.join();
+        }
+        assertThat(resets.get()).as("the resetter ran during the calls").isPositive();
+        assertThat(admitted).isPositive();
+        assertThat(maxInside.get()).as("calls in flight at once").isBetween(1, limit);
+        var bucket = limiter.bucket("hot");
+        if (bucket != null) {
+            assertThat(ConcurrencyStrategy.inFlight(bucket)).as("every permit came back").isZero();
+        }
+        assertThat(limiter.activeKeys()).isEqualTo(limiter.mapSize());
+    }
+
     @RepeatedTest(3)
     void oneHotKeyFromManyThreadsIsExact() throws Exception {
         LocalKeyedLimiter limiter = LocalKeyedLimiter.create(FixedWindowStrategy.INSTANCE,
