@@ -2,6 +2,7 @@ package dev.limiter.it.jmx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.limiter.it.harness.Agent;
 import dev.limiter.it.harness.AttachedJmx;
@@ -11,6 +12,8 @@ import dev.limiter.it.harness.RulesFile;
 import dev.limiter.it.harness.ServerLogs;
 import dev.limiter.it.harness.TestApp;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.management.Attribute;
@@ -19,6 +22,7 @@ import javax.management.Notification;
 import javax.management.NotificationListener;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
+import javax.management.openmbean.TabularData;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -66,6 +70,7 @@ class Jetty12JmxTest {
             """;
 
     private static final ObjectName LIMITER = name("dev.limiter:type=Limiter");
+    private static final ObjectName RUNTIME = name("java.lang:type=Runtime");
 
     @RegisterExtension
     final ServerLogs servers = new ServerLogs();
@@ -140,6 +145,24 @@ class Jetty12JmxTest {
         assertThat(attr(rule("counted"), "Match")).isEqualTo("http * /api/items/counted");
         assertThat(attr(rule("counted"), "Key")).isEqualTo("header:X-Client");
         assertThat(attr(rule("counted"), "WindowMillis")).isEqualTo(3_600_000L);
+        assertThat(attr(rule("counted"), "Id")).isEqualTo("counted");
+        assertThat(attr(rule("counted"), "Strategy")).as("the built-in default").isEqualTo("fixed-window");
+        assertThat(attr(rule("counted"), "Limit")).isEqualTo(3L);
+        assertThat(attr(rule("counted"), "Capacity")).as("a fixed window's capacity is its limit").isEqualTo(3L);
+        assertThat(attr(rule("counted"), "FileMode")).isEqualTo("enforce");
+        assertThat(attr(LIMITER, "InternalErrors")).isEqualTo(0L);
+
+        // an ISO-8601 instant of the last load; both JVMs read this machine's clock (the server's in millis)
+        Instant loaded = Instant.parse((String) attr(LIMITER, "LastReloadTime"));
+        assertThat(loaded).isBeforeOrEqualTo(Instant.now());
+        await("a millisecond after the last load").atMost(JMX_TIMEOUT)
+                .until(() -> Instant.now().truncatedTo(ChronoUnit.MILLIS).isAfter(loaded));
+        Instant asked = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        assertThat((String) invoke(LIMITER, "reload")).startsWith("reloaded ");
+        Instant answered = Instant.now();
+        Instant reloaded = Instant.parse((String) attr(LIMITER, "LastReloadTime"));
+        assertThat(reloaded).as("LastReloadTime moves forward with a reload").isAfter(loaded)
+                .isBetween(asked, answered);
     }
 
     @Test
@@ -173,6 +196,18 @@ class Jetty12JmxTest {
 
         invoke(counted, "resetKey", "a");
         assertThat(status("/api/items/counted", "X-Client", "a")).as("a full budget after resetKey").isEqualTo(200);
+        assertThat(attr(counted, "Allowed")).as("resetKey keeps the counters").isEqualTo((long) ok + 1);
+
+        invoke(counted, "reset");
+        assertThat(attr(counted, "Allowed")).isEqualTo(0L);
+        assertThat(attr(counted, "Rejected")).isEqualTo(0L);
+        assertThat(attr(counted, "ActiveKeys")).isEqualTo(0);
+        assertThat((CompositeData[]) attr(counted, "TopRejectedKeys")).isEmpty();
+        assertThat(invoke(counted, "remaining", "a")).as("every key starts with a full budget").isEqualTo(3L);
+        assertThat(status("/api/items/counted", "X-Client", "a")).isEqualTo(200);
+        assertThat(attr(counted, "Allowed")).as("counted from zero after reset").isEqualTo(1L);
+        assertThat(attr(counted, "Rejected")).isEqualTo(0L);
+        assertThat(attr(counted, "ActiveKeys")).isEqualTo(1);
     }
 
     @Test
@@ -203,6 +238,7 @@ class Jetty12JmxTest {
 
         set(mode, "Mode", "dry-run");
         assertThat(attr(mode, "Mode")).isEqualTo("dry-run");
+        assertThat(attr(mode, "FileMode")).as("the file still says enforce").isEqualTo("enforce");
         for (int i = 0; i < 4; i++) {
             assertThat(status("/api/items/mode")).as("dry-run request %d", i + 1).isEqualTo(200);
         }
@@ -223,9 +259,15 @@ class Jetty12JmxTest {
             assertThat(status("/api/items/reload")).isEqualTo(200);
             assertThat(status("/api/items/reload")).isEqualTo(429);
             long reloadsBefore = (Long) attr(LIMITER, "ReloadCount");
+            long failedBefore = (Long) attr(LIMITER, "FailedReloadCount");
 
-            // a changed file: a higher limit and a new rule
+            // a changed file: a higher limit and a new rule; validate checks it and applies nothing
             rules.write(RULES.formatted(3) + ADDED);
+            assertThat((String) invoke(LIMITER, "validate"))
+                    .isEqualTo("valid: " + rules.path().toAbsolutePath() + ", 5 rules");
+            assertThat(attr(LIMITER, "RuleCount")).isEqualTo(4);
+            assertThat(mbeans.isRegistered(rule("added"))).isFalse();
+            assertThat(attr(LIMITER, "ReloadCount")).isEqualTo(reloadsBefore);
             assertThat((String) invoke(LIMITER, "reload")).startsWith("reloaded ").contains("5 rules in force");
             assertThat(attr(LIMITER, "ReloadCount")).isEqualTo(reloadsBefore + 1);
             assertThat(attr(LIMITER, "RuleCount")).isEqualTo(5);
@@ -250,6 +292,8 @@ class Jetty12JmxTest {
                     .contains("rules.yml:" + brokenLine + ":");
             assertThat((String) attr(LIMITER, "LastReloadError")).contains("rules.yml:" + brokenLine + ":");
             assertThat(attr(LIMITER, "ReloadCount")).isEqualTo(reloadsBefore + 1);
+            assertThat(attr(LIMITER, "FailedReloadCount")).as("validate counts nothing, the refused reload one")
+                    .isEqualTo(failedBefore + 1);
             assertThat(attr(rule("reload"), "Limit")).isEqualTo(3L);
             assertThat(status("/api/items/reload")).as("the old rules still reject").isEqualTo(429);
             assertThat(status("/api/items/added")).isEqualTo(429);
@@ -259,6 +303,7 @@ class Jetty12JmxTest {
             assertThat((String) invoke(LIMITER, "reload")).startsWith("reloaded ");
             assertThat(mbeans.isRegistered(rule("added"))).isFalse();
             assertThat(attr(LIMITER, "LastReloadError")).isEqualTo("");
+            assertThat(attr(LIMITER, "FailedReloadCount")).isEqualTo(failedBefore + 1);
 
             await("three reload notifications").atMost(JMX_TIMEOUT).until(() -> received.size() >= 3);
             assertThat(received).extracting(Notification::getType).containsExactly(
@@ -267,6 +312,29 @@ class Jetty12JmxTest {
         } finally {
             mbeans.removeNotificationListener(LIMITER, listener);
         }
+    }
+
+    /**
+     * The JMX a console sees is the JDK's: the agent registers MBeans and opens no connector (issue 6). The
+     * forked server listens on its HTTP port and, since this test attached, on the JDK's local connector port;
+     * on nothing else. Linux only: the sockets are read from procfs.
+     */
+    @Test
+    void theAgentOpensNoConnectorPortOfItsOwn() throws Exception {
+        assumeTrue(ListeningPorts.supported(), "listening sockets are read from Linux's /proc");
+        String[] arguments = (String[]) attr(RUNTIME, "InputArguments");
+        assertThat(arguments).as("the server was not asked for the JDK's remote connector")
+                .noneMatch(argument -> argument.contains("jmxremote"));
+        TabularData properties = (TabularData) attr(RUNTIME, "SystemProperties");
+        assertThat(properties.values()).as("nor did the agent ask for it through system properties")
+                .noneMatch(row -> ((CompositeData) row).get("key").toString()
+                        .startsWith("com.sun.management.jmxremote"));
+
+        long pid = (Long) attr(RUNTIME, "Pid");
+        int jdkConnector = JdkLocalConnector.port(pid);
+        assertThat(jdkConnector).as("the JDK's local connector").isNotEqualTo(server.port());
+        assertThat(ListeningPorts.of(pid)).as("TCP ports pid %d listens on (HTTP %d, JDK local JMX %d)", pid,
+                server.port(), jdkConnector).containsExactlyInAnyOrder(server.port(), jdkConnector);
     }
 
     private static int lineOf(String text, String fragment) {
