@@ -15,9 +15,11 @@ import java.util.Map;
  * Turns the positioned YAML tree into a {@link RuleSet}: checks every value, reports every problem with its
  * position, and only when the whole file is valid creates or carries over the rules' live state.
  *
- * <p>Two phases on purpose: validation must not touch the running limiters (a bad file on reload must leave
- * everything exactly as it was), so {@link KeyedLimiter#reconfigure} and new limiters happen only after the
- * last check passed.
+ * <p>Phases on purpose, because a bad file on reload must leave the running limiters exactly as they were:
+ * validation (every value, including each strategy's own {@link RateLimitStrategy#validate}) touches nothing
+ * live; then every new limiter is created aside; only when all of them exist are the surviving limiters
+ * {@link KeyedLimiter#reconfigure reconfigured}, and a store that still refuses new limits there (a limiter
+ * this module cannot pre-check) has the ones already changed put back before the load fails.
  */
 final class RulesCompiler {
 
@@ -44,7 +46,7 @@ final class RulesCompiler {
     private record Draft(String id, Rule.Target target, List<String> paths, PathPattern[] patterns, int methodBits,
             List<String> httpMethods, NameGlob classGlob, NameGlob methodGlob, KeySpec key,
             RateLimitStrategy strategy, LimitConfig config, int maxKeys, Mode mode, OnError onError,
-            String throwClass, StoreSpec store) {
+            String throwClass, StoreSpec store, YamlNode limitAt) {
     }
 
     /** What {@code defaults:} gives every rule. */
@@ -76,11 +78,7 @@ final class RulesCompiler {
         Defaults defaults = defaults(top);
         List<Draft> drafts = rules(top, defaults, store);
         problems.throwIfAny();
-        List<Rule> rules = new ArrayList<>(drafts.size());
-        for (int i = 0; i < drafts.size(); i++) {
-            rules.add(build(drafts.get(i), i, previous == null ? null : previous.rule(drafts.get(i).id())));
-        }
-        return new RuleSet(source, rules, response, clientIp, watch);
+        return new RuleSet(source, build(drafts, previous), response, clientIp, watch);
     }
 
     private void version(Fields top) {
@@ -348,16 +346,22 @@ final class RulesCompiler {
         KeySpec key = key(rule, match);
         LimitConfig config = null;
         if (limit != null && window != null && strategy != null) {
+            LimitConfig withoutCapacity = null;
             try {
-                config = LimitConfig.of(limit, window);
-                if (capacity != null) {
-                    config = config.withCapacity(capacity);
-                }
+                withoutCapacity = LimitConfig.of(limit, window);
                 if (clock != null) {
-                    config = config.withClock(clock);
+                    withoutCapacity = withoutCapacity.withClock(clock);
                 }
+                config = capacity == null ? withoutCapacity : withoutCapacity.withCapacity(capacity);
             } catch (IllegalArgumentException e) {
                 problems.add(rule.has("capacity") ? rule.get("capacity") : rule.get("limit"), e.getMessage());
+            }
+            String refusal = config == null ? null : refusal(strategy, config);
+            if (refusal != null) {
+                // blame the capacity only if the strategy accepts the same limits without it
+                boolean capacityAtFault = capacity != null && refusal(strategy, withoutCapacity) == null;
+                problems.add(rule.get(capacityAtFault ? "capacity" : "limit"), refusal);
+                config = null;
             }
         }
         if (problems.count() > before || match == null || config == null || key == null || id == null
@@ -367,7 +371,25 @@ final class RulesCompiler {
         return new Draft(id, match.target, match.paths, match.patterns, match.methodBits, match.httpMethods,
                 match.classGlob, match.methodGlob, key, strategy, config, maxKeys,
                 modeText == null ? defaults.mode() : Mode.bySpelling(modeText),
-                onErrorText == null ? defaults.onError() : OnError.bySpelling(onErrorText), throwClass, store);
+                onErrorText == null ? defaults.onError() : OnError.bySpelling(onErrorText), throwClass, store,
+                rule.get("limit"));
+    }
+
+    /**
+     * Why {@code strategy} cannot run with {@code config} (its own {@link RateLimitStrategy#validate}, e.g. the
+     * sliding window's 21-bit counts), or null if it can. A custom strategy that fails otherwise is reported too:
+     * its bug must read as "this rule cannot be used", not as an internal error of the whole file.
+     */
+    private static String refusal(RateLimitStrategy strategy, LimitConfig config) {
+        try {
+            strategy.validate(config);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage() != null && !e.getMessage().isBlank() ? e.getMessage()
+                    : "strategy '" + Fields.shorten(strategy.name()) + "' refuses these limits";
+        } catch (RuntimeException e) {
+            return "strategy '" + Fields.shorten(strategy.name()) + "' failed while checking these limits: " + e;
+        }
     }
 
     private Long window(Fields rule) {
@@ -492,28 +514,88 @@ final class RulesCompiler {
     }
 
     /**
-     * Gives a validated rule its live state: carried over from {@code previous} when id, strategy, max-keys and
-     * store match (a changed store means state elsewhere: a new limiter from the factory).
+     * Gives the validated rules their live state, touching nothing live until everything new exists: a rule keeps
+     * {@code previous}'s state when id, strategy, max-keys and store match (a changed store means state
+     * elsewhere: a new limiter from the factory). Phase 1 creates the new limiters; phase 2 applies new limits to
+     * the surviving ones and, if a limiter still refuses, puts back those already changed and fails the load;
+     * phase 3 cannot fail.
      */
-    private Rule build(Draft draft, int index, Rule previous) {
-        RuleState state;
-        if (previous != null && previous.limiter().strategy() == draft.strategy()
-                && previous.maxKeys() == draft.maxKeys() && previous.store().equals(draft.store())) {
-            state = previous.state();
-            if (!state.limiter.config().sameLimits(draft.config())) {
-                state.limiter.reconfigure(draft.config());
+    private List<Rule> build(List<Draft> drafts, RuleSet previous) {
+        int n = drafts.size();
+        Rule[] olds = new Rule[n];
+        RuleState[] states = new RuleState[n];
+        for (int i = 0; i < n; i++) {
+            Draft draft = drafts.get(i);
+            Rule old = previous == null ? null : previous.rule(draft.id());
+            if (old != null && old.limiter().strategy() == draft.strategy() && old.maxKeys() == draft.maxKeys()
+                    && old.store().equals(draft.store())) {
+                olds[i] = old;
+                states[i] = old.state();
+                continue;
             }
-            if (previous.fileMode() != draft.mode()) {
-                state.modeOverride(null); // the file changed the mode: the file wins
+            try {
+                KeyedLimiter limiter = factory.create(draft.id(), draft.store(), draft.strategy(), draft.config(),
+                        draft.maxKeys());
+                states[i] = new RuleState(limiter, new RuleStats(), draft.strategy().name(), draft.maxKeys(),
+                        draft.store());
+            } catch (RuntimeException e) {
+                problems.add(draft.limitAt(), "rule '" + draft.id() + "': its limiter could not be created: "
+                        + reason(e));
             }
-        } else {
-            KeyedLimiter limiter = factory.create(draft.id(), draft.store(), draft.strategy(), draft.config(),
-                    draft.maxKeys());
-            state = new RuleState(limiter, new RuleStats(), draft.strategy().name(), draft.maxKeys(),
-                    draft.store());
         }
-        return new Rule(draft.id(), index, draft.target(), draft.paths(), draft.patterns(), draft.methodBits(),
-                draft.httpMethods(), draft.classGlob(), draft.methodGlob(), draft.key(), draft.mode(),
-                draft.onError(), draft.throwClass(), state);
+        problems.throwIfAny();
+        reconfigureAll(drafts, olds);
+        List<Rule> rules = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            Draft draft = drafts.get(i);
+            if (olds[i] != null && olds[i].fileMode() != draft.mode()) {
+                states[i].modeOverride(null); // the file changed the mode: the file wins
+            }
+            rules.add(new Rule(draft.id(), i, draft.target(), draft.paths(), draft.patterns(), draft.methodBits(),
+                    draft.httpMethods(), draft.classGlob(), draft.methodGlob(), draft.key(), draft.mode(),
+                    draft.onError(), draft.throwClass(), states[i]));
+        }
+        return rules;
+    }
+
+    /**
+     * Applies the new limits to every surviving limiter, or to none: validation already ran each strategy's
+     * check, so only a limiter with limits of its own (a store's) can refuse here; then the limiters changed so
+     * far get their previous configuration back and the load fails at the refusing rule's {@code limit:}.
+     */
+    private void reconfigureAll(List<Draft> drafts, Rule[] olds) {
+        List<KeyedLimiter> changed = new ArrayList<>();
+        List<LimitConfig> before = new ArrayList<>();
+        for (int i = 0; i < olds.length; i++) {
+            if (olds[i] == null) {
+                continue;
+            }
+            KeyedLimiter limiter = olds[i].limiter();
+            LimitConfig old = limiter.config();
+            LimitConfig next = drafts.get(i).config();
+            if (old.sameLimits(next)) {
+                continue;
+            }
+            try {
+                limiter.reconfigure(next);
+            } catch (RuntimeException e) {
+                for (int j = changed.size() - 1; j >= 0; j--) {
+                    try {
+                        changed.get(j).reconfigure(before.get(j));
+                    } catch (RuntimeException ignored) {
+                        // it ran with these limits a moment ago: nothing better to put back
+                    }
+                }
+                problems.add(drafts.get(i).limitAt(), "rule '" + drafts.get(i).id() + "': its limiter refuses the"
+                        + " new limits (" + reason(e) + "); no rule was changed");
+                problems.throwIfAny();
+            }
+            changed.add(limiter);
+            before.add(old);
+        }
+    }
+
+    private static String reason(RuntimeException e) {
+        return e.getMessage() == null || e.getMessage().isBlank() ? e.toString() : e.getMessage();
     }
 }

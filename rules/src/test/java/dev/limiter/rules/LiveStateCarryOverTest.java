@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.limiter.core.KeyedLimiter;
+import dev.limiter.core.LimitConfig;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.clock.ManualClock;
 import org.junit.jupiter.api.Test;
@@ -105,6 +106,87 @@ class LiveStateCarryOverTest {
         assertThatThrownBy(() -> load(rule("a", "fixed-window", 9, "") + "  - id: broken\n", first))
                 .isInstanceOf(RulesException.class);
         assertThat(first.rule("a").limiter().config().limit()).isEqualTo(2);
+    }
+
+    @Test
+    void aReloadThatASlidingWindowRefusesLeavesTheSurvivingLimitsAsTheyWere() {
+        RuleSet first = load(rule("a", "fixed-window", 2, ""), RuleSet.empty());
+        KeyedLimiter a = first.rule("a").limiter();
+        LimitConfig before = a.config();
+        assertThat(admitted(a, 1)).isEqualTo(1);
+
+        // 3,000,000 is a valid limit in general, but the sliding window packs its counts in 21 bits
+        assertThatThrownBy(() -> load(rule("a", "fixed-window", 9, "")
+                + rule("b", "sliding-window", 3_000_000, ""), first))
+                .isInstanceOf(RulesException.class)
+                .hasMessage("rules.yml:11:12: sliding-window supports a limit of at most 2097151 per window:"
+                        + " 3000000");
+
+        assertThat(a.config()).isSameAs(before);
+        assertThat(first.rule("a").policyHeader()).isEqualTo("\"a\";q=2;w=60");
+        assertThat(admitted(a, 3)).isEqualTo(1);
+    }
+
+    @Test
+    void aCustomStrategyThatRefusesItsLimitsFailsTheReloadAtTheValueItRefused() {
+        RuleSet first = load(rule("a", SmallQuotaStrategy.NAME, 5, ""), RuleSet.empty());
+        LimitConfig before = first.rule("a").limiter().config();
+
+        assertThatThrownBy(() -> load(rule("a", SmallQuotaStrategy.NAME, 9, "")
+                + rule("b", SmallQuotaStrategy.NAME, 5_000, ""), first))
+                .isInstanceOf(RulesException.class)
+                .hasMessage("rules.yml:11:12: small-quota counts at most 1000 per window, not 5000");
+        assertThat(first.rule("a").limiter().config()).isSameAs(before);
+
+        // the same limit without the capacity passes, so the capacity is what the strategy refused
+        assertThatThrownBy(() -> load(rule("a", SmallQuotaStrategy.NAME, 9, "    capacity: 50\n"), first))
+                .isInstanceOf(RulesException.class)
+                .hasMessage("rules.yml:8:15: small-quota allows a capacity of at most twice the limit, not 50");
+        assertThat(first.rule("a").limiter().config()).isSameAs(before);
+
+        RuleSet second = load(rule("a", SmallQuotaStrategy.NAME, 9, "    capacity: 18\n"), first);
+        assertThat(second.rule("a").limiter()).isSameAs(first.rule("a").limiter());
+        assertThat(second.rule("a").limiter().config().capacity()).isEqualTo(18);
+    }
+
+    @Test
+    void aNewLimiterThatCannotBeCreatedFailsTheReloadBeforeAnyLimitChanges() {
+        LimiterFactory storeDownForB = (id, store, strategy, config, maxKeys) -> {
+            if (id.equals("b")) {
+                throw new IllegalStateException("store unreachable");
+            }
+            return LimiterFactory.LOCAL.create(id, store, strategy, config, maxKeys);
+        };
+        RuleSet first = RuleSetLoader.parse("version: 1\nrules:\n" + rule("a", "fixed-window", 2, ""), "rules.yml",
+                RuleSet.empty(), clock, storeDownForB);
+        LimitConfig before = first.rule("a").limiter().config();
+
+        assertThatThrownBy(() -> RuleSetLoader.parse("version: 1\nrules:\n" + rule("a", "fixed-window", 9, "")
+                + rule("b", "fixed-window", 3, ""), "rules.yml", first, clock, storeDownForB))
+                .isInstanceOf(RulesException.class)
+                .hasMessage("rules.yml:11:12: rule 'b': its limiter could not be created: store unreachable");
+        assertThat(first.rule("a").limiter().config()).isSameAs(before);
+    }
+
+    @Test
+    void aSurvivingLimiterThatRefusesNewLimitsFailsTheReloadAndTheOnesChangedBeforeItAreRestored() {
+        LimiterFactory capped = CappedStoreLimiter.factory(100);
+        String two = rule("a", "fixed-window", 2, "") + rule("b", "fixed-window", 2, "");
+        RuleSet first = RuleSetLoader.parse("version: 1\nrules:\n" + two, "rules.yml", RuleSet.empty(), clock,
+                capped);
+        KeyedLimiter a = first.rule("a").limiter();
+        LimitConfig before = a.config();
+        assertThat(admitted(a, 1)).isEqualTo(1);
+
+        // a's new limit is applied first, then b's store refuses 500: a must get its old limits back
+        assertThatThrownBy(() -> RuleSetLoader.parse("version: 1\nrules:\n" + rule("a", "fixed-window", 9, "")
+                + rule("b", "fixed-window", 500, ""), "rules.yml", first, clock, capped))
+                .isInstanceOf(RulesException.class)
+                .hasMessage("rules.yml:11:12: rule 'b': its limiter refuses the new limits (this store holds at"
+                        + " most 100 per window); no rule was changed");
+        assertThat(a.config()).isSameAs(before);
+        assertThat(first.rule("b").limiter().config().limit()).isEqualTo(2);
+        assertThat(admitted(a, 3)).isEqualTo(1);
     }
 
     @Test
