@@ -11,7 +11,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * requests Redis would have rejected too (nothing frees a permit before the retry-after it reported, except a
  * reset). The cost is the other way: permits a JVM reserved but did not use before the slice expires are lost for
  * everyone, so the fleet may admit up to {@code (batch - 1)} per JVM per key fewer than the limit in a window, and a
- * JVM may be rejected by Redis while another still holds reserved permits. A fixed-window slice expires at its
+ * JVM may be rejected by Redis while another still holds reserved permits. The {@code batch - 1} holds because a
+ * JVM asks Redis only once its slice is used up; threads of one JVM that find it empty at the same moment each
+ * reserve, so in the worst case a slice holds {@code (batch - 1)} per such thread. A fixed-window slice expires at its
  * window's end (measured with the server's clock in the reply, so JVM clock skew plays no part); a bucket slice
  * after one window, bounding the extra burst a JVM can add on top of a refilled bucket to {@code batch - 1}.
  *

@@ -129,21 +129,50 @@ final class RedisKeyedLimiter implements KeyedLimiter {
         long reset = (Long) ((List<?>) reply).get(2);
         long at = System.nanoTime();
         if (!allowed) {
-            slices.put(key, LocalSlice.rejected(at + out[Outcome.RETRY_AFTER_MILLIS] * 1_000_000L, reset));
+            LocalSlice current = slices.get(key);
+            // a slice another thread of this JVM just filled keeps its permits: they are ours to hand out
+            if (current == null || current.isSpent(at) || current.rejectingMillis(at) > 0) {
+                install(key, current, LocalSlice.rejected(at + out[Outcome.RETRY_AFTER_MILLIS] * 1_000_000L, reset));
+            }
             return false;
         }
         long extra = (Long) ((List<?>) reply).get(4) - 1;
         if (extra > 0) {
-            long serverNow = (Long) ((List<?>) reply).get(5);
-            long lifeMillis = script == LuaScript.FIXED_WINDOW ? reset - serverNow : a.config.windowMillis();
-            LocalSlice fresh = LocalSlice.reserved(extra, at + lifeMillis * 1_000_000L, reset);
-            LocalSlice current = slices.get(key);
-            if (current == null || !current.add(extra, at)) {
-                slices.put(key, fresh); // replaces a spent or rejecting slice (a race loses at most its leftovers)
-            }
+            keep(key, extra, reply, reset, at, a.config);
             out[Outcome.REMAINING] += extra;
         }
         return true;
+    }
+
+    /**
+     * Keeps {@code extra} reserved permits for this JVM: added to the live slice of the same window (another
+     * thread's concurrent reservation), else in a fresh slice that replaces a spent, rejecting or older-window
+     * one. Conditional replacement, so two racing reservations never overwrite each other's permits; permits of
+     * a past fixed window are never carried into the next (that would admit them twice over in it).
+     */
+    private void keep(String key, long extra, Object reply, long reset, long at, LimitConfig config) {
+        long serverNow = (Long) ((List<?>) reply).get(5);
+        long lifeMillis = script == LuaScript.FIXED_WINDOW ? reset - serverNow : config.windowMillis();
+        LocalSlice fresh = null;
+        for (;;) {
+            LocalSlice current = slices.get(key);
+            boolean sameWindow = current != null
+                    && (script != LuaScript.FIXED_WINDOW || current.resetEpochMillis() == reset);
+            if (sameWindow && current.add(extra, at)) {
+                return;
+            }
+            if (fresh == null) {
+                fresh = LocalSlice.reserved(extra, at + lifeMillis * 1_000_000L, reset);
+            }
+            if (install(key, current, fresh)) {
+                return;
+            }
+        }
+    }
+
+    /** Replaces {@code current} (null: no slice) by {@code next} unless another thread changed it meanwhile. */
+    private boolean install(String key, LocalSlice current, LocalSlice next) {
+        return current == null ? slices.putIfAbsent(key, next) == null : slices.replace(key, current, next);
     }
 
     @Override
