@@ -82,6 +82,11 @@ abstract class AbstractLimiterServerTest {
         http = server.http();
     }
 
+    /** The server every scenario of the class shares (started in {@code @BeforeAll}). */
+    protected final ForkedServer server() {
+        return server;
+    }
+
     @AfterAll
     void stopServer() {
         if (jmx != null) {

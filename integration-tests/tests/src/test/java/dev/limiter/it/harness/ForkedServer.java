@@ -71,7 +71,8 @@ public final class ForkedServer implements AutoCloseable {
     }
 
     /**
-     * Forks {@code java <jvmOptions> -cp <app> <Main> 0}; does not wait (see {@link #awaitListening()}).
+     * Forks {@code java <jvmOptions> -cp <app> <Main> 0} (or {@code -jar <app> 0}, see
+     * {@link TestApp#launchArguments()}); does not wait (see {@link #awaitListening()}).
      *
      * @param name names the log file, e.g. {@code Tomcat11JakartaLimiterTest-server}
      */
@@ -82,9 +83,7 @@ public final class ForkedServer implements AutoCloseable {
         command.add("-XX:+UseSerialGC");
         command.add("-XX:TieredStopAtLevel=1");
         command.addAll(jvmOptions);
-        command.add("-cp");
-        command.add(app.classPath());
-        command.add(app.mainClass());
+        command.addAll(app.launchArguments());
         command.add("0");
         try {
             Files.createDirectories(Locations.logs());

@@ -1,10 +1,12 @@
 package dev.limiter.it.harness;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The test servers, each a runnable directory built by its own module under {@code integration-tests/apps}
@@ -21,6 +23,10 @@ public enum TestApp {
     TOMCAT9_JAVAX("tomcat9-javax", "dev.limiter.it.app.tomcat.TomcatApp", Kind.SERVLET),
     UNDERTOW_JAKARTA("undertow-jakarta", "dev.limiter.it.app.undertow.UndertowApp", Kind.SERVLET),
     SPRING_BOOT3_WEB("spring-boot3-web", "dev.limiter.it.app.boot.BootApp", Kind.SERVLET),
+    /** The same Boot app as {@code java -jar} on its repackaged fat jar: classes from Boot's nested-jar loader. */
+    SPRING_BOOT3_FAT_JAR("spring-boot3-web", "dev.limiter.it.app.boot.BootApp", Kind.SERVLET, Launch.FAT_JAR),
+    /** Tomcat 11 deploying an exploded WAR: the servlets come from {@code WEB-INF/lib} via the webapp loader. */
+    TOMCAT11_WEBAPP("tomcat11-webapp", "dev.limiter.it.app.webapp.TomcatWebappApp", Kind.SERVLET),
     JERSEY3_TOMCAT10("jersey3-tomcat10", "dev.limiter.it.app.jersey.JerseyTomcatApp", Kind.JAXRS_ON_SERVLET),
     JERSEY4_TOMCAT11("jersey4-tomcat11", "dev.limiter.it.app.jersey.JerseyTomcatApp", Kind.JAXRS_ON_SERVLET),
     JERSEY2_TOMCAT9_JAVAX("jersey2-tomcat9-javax", "dev.limiter.it.app.jersey.JerseyTomcatApp",
@@ -41,14 +47,28 @@ public enum TestApp {
         JAXRS_WITHOUT_SERVLET
     }
 
+    /** How the JVM is given the application. */
+    public enum Launch {
+        /** {@code -cp classes:lib/* <main class>}. */
+        CLASS_PATH,
+        /** {@code -jar target/*-exec.jar}: the module's Spring Boot repackaged jar (Boot's launcher finds main). */
+        FAT_JAR
+    }
+
     private final String module;
     private final String mainClass;
     private final Kind kind;
+    private final Launch launch;
 
     TestApp(String module, String mainClass, Kind kind) {
+        this(module, mainClass, kind, Launch.CLASS_PATH);
+    }
+
+    TestApp(String module, String mainClass, Kind kind, Launch launch) {
         this.module = module;
         this.mainClass = mainClass;
         this.kind = kind;
+        this.launch = launch;
     }
 
     public Kind kind() {
@@ -67,6 +87,31 @@ public enum TestApp {
 
     public String mainClass() {
         return mainClass;
+    }
+
+    /**
+     * What follows the JVM options on the command line, before the application's arguments:
+     * {@code -cp <classPath()> <mainClass()>}, or {@code -jar <fat jar>}.
+     */
+    public List<String> launchArguments() {
+        return launch == Launch.FAT_JAR
+                ? List.of("-jar", fatJar().toString())
+                : List.of("-cp", classPath(), mainClass);
+    }
+
+    /** The module's one {@code target/*-exec.jar}, checked to exist like {@link #classPath()}. */
+    private Path fatJar() {
+        Path dir = Locations.apps().resolve(module).resolve("target");
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Path> jars = files.filter(file -> file.getFileName().toString().endsWith("-exec.jar")).toList();
+            if (jars.size() != 1) {
+                throw new IllegalStateException("test app " + module + " needs exactly one fat jar " + dir
+                        + "/*-exec.jar (spring-boot-maven-plugin repackage at package), found " + jars);
+            }
+            return jars.get(0);
+        } catch (IOException e) {
+            throw new IllegalStateException("test app " + module + " is not built (" + dir + ")", e);
+        }
     }
 
     /** {@code classes:lib/*}, checked to exist so a missing build fails with a clear message, not a timeout. */
