@@ -15,7 +15,8 @@ import net.bytebuddy.implementation.Implementation;
 import net.bytebuddy.pool.TypePool;
 
 /**
- * Rewrites the class file of one class that {@link LimiterTransformer} matched: the only place Byte Buddy runs.
+ * Rewrites the class file of one class that a {@code method:} or {@code jaxrs:} rule names: the only place Byte
+ * Buddy runs (servlets, filters and mappers that no rule names are woven by {@link EntryPointWeaver}).
  *
  * <p>The class is decorated, not rebased or redefined: Byte Buddy's advice is inlined into existing method
  * bodies through an ASM visitor and nothing else changes (no member added or removed, no type initialiser, the

@@ -24,8 +24,9 @@ import net.bytebuddy.utility.JavaModule;
  * although our matching needs none of it. Here every class is first rejected by name ({@link IgnoredTypes}),
  * then by what its loader can see ({@link ApiVisibility}), and only classes of a loader that sees the servlet
  * or JAX-RS API have their class-file header and those of their super types read ({@link SuperTypes}); a class
- * a {@code method:} or {@code jaxrs:} rule names is recognised by name. Byte Buddy's weaving classes load with
- * the first class actually woven (an application with nothing to weave never loads them).
+ * a {@code method:} or {@code jaxrs:} rule names is recognised by name. Servlets, filters and mappers are woven
+ * with plain ASM ({@link EntryPointWeaver}); Byte Buddy's weaving classes load only with the first class a rule
+ * names ({@link ClassWeaver}), so a servlet application with HTTP rules never loads them.
  *
  * <p>Behaviour is that of the {@code AgentBuilder} configuration it replaces: the same classes are woven with
  * the same advice, method bodies only (retransformable), a failure is logged (throttled) and leaves the class
@@ -55,7 +56,10 @@ public final class LimiterTransformer extends ResettableClassFileTransformer.Abs
         this.targetMask = holder == null ? WeaveTarget.SERVLETS : WeaveTarget.SERVLETS | WeaveTarget.MAPPERS;
     }
 
-    /** Created with the first class woven: Byte Buddy's classes load only when there is something to weave. */
+    /**
+     * Created with the first class a {@code method:} or {@code jaxrs:} rule names: Byte Buddy's weaving classes
+     * load only then. Servlets, filters and mappers are woven with plain ASM ({@link EntryPointWeaver}).
+     */
     private ClassWeaver weaver() {
         ClassWeaver current = weaver;
         if (current == null) {
@@ -105,7 +109,9 @@ public final class LimiterTransformer extends ResettableClassFileTransformer.Abs
             if (binaryName == null) {
                 binaryName = internalName.replace('/', '.');
             }
-            byte[] woven = weaver().weave(loader, binaryName, classFile, domain, targets, named);
+            byte[] woven = named
+                    ? weaver().weave(loader, binaryName, classFile, domain, targets, true)
+                    : EntryPointWeaver.weave(classFile, targets);
             onWoven.accept(binaryName);
             return woven;
         } catch (Throwable t) {

@@ -89,9 +89,8 @@ class LimiterTransformerTest {
         assertThat(mentions(ClassFiles.of(HttpServlet.class), SERVLET_ENTRY)).isFalse();
         assertThat(mentions(httpServlet, SERVLET_ENTRY)).isTrue();
         assertThat(mentions(filter, SERVLET_ENTRY)).isTrue();
-        // only doGet: matched (and counted) as a servlet, its service(...) is woven in HttpServlet
-        assertThat(servlet).isNotNull();
-        assertThat(mentions(servlet, SERVLET_ENTRY)).isFalse();
+        // only doGet: matched (and counted) as a servlet, but nothing to change: its service(...) is HttpServlet's
+        assertThat(servlet).isNull();
         assertThat(woven).containsExactly(HttpServlet.class.getName(), JakartaHello.class.getName(),
                 JakartaPassFilter.class.getName());
         assertThat(logged).isEmpty();

@@ -1,0 +1,50 @@
+package dev.limiter.agent.weave;
+
+import net.bytebuddy.jar.asm.Opcodes;
+import net.bytebuddy.jar.asm.Type;
+
+/**
+ * The locals of a stack map frame that holds only a method's receiver and arguments, in ASM's expanded
+ * ({@code F_NEW}) form: what the code we add at the edges of a method can rely on.
+ *
+ * <p>The advice we insert needs frames only where it branches: the start of the original body, the path that
+ * skips the body, and the exception handler around it. At each of those places the method's own locals are
+ * either not yet assigned or no longer needed, so a frame that declares just the arguments is valid there
+ * (the verifier treats the undeclared slots as unusable), and no class hierarchy is needed to compute it
+ * (ASM's {@code COMPUTE_FRAMES} would load classes to merge types: not allowed during a transformation).
+ */
+final class ArgumentFrame {
+
+    private ArgumentFrame() {
+    }
+
+    /** The receiver (type {@code owner}, an internal name) followed by the arguments of {@code descriptor}. */
+    static Object[] locals(String owner, String descriptor) {
+        Type[] arguments = Type.getArgumentTypes(descriptor);
+        Object[] locals = new Object[arguments.length + 1];
+        locals[0] = owner;
+        for (int i = 0; i < arguments.length; i++) {
+            locals[i + 1] = verificationType(arguments[i]);
+        }
+        return locals;
+    }
+
+    private static Object verificationType(Type type) {
+        switch (type.getSort()) {
+            case Type.BOOLEAN:
+            case Type.CHAR:
+            case Type.BYTE:
+            case Type.SHORT:
+            case Type.INT:
+                return Opcodes.INTEGER;
+            case Type.FLOAT:
+                return Opcodes.FLOAT;
+            case Type.LONG:
+                return Opcodes.LONG;
+            case Type.DOUBLE:
+                return Opcodes.DOUBLE;
+            default:
+                return type.getInternalName(); // an object (internal name) or an array (its descriptor)
+        }
+    }
+}
