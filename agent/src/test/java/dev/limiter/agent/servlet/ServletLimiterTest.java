@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limiter.agent.ThrottledLog;
 import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.core.Outcome;
+import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.RuleStats;
 import jakarta.servlet.DispatcherType;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.Principal;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -374,5 +378,178 @@ class ServletLimiterTest {
         directSpoofing.remoteAddr = "198.51.100.1";
         directSpoofing.requestHeaders.put("X-Forwarded-For", "203.0.113.10");
         assertThat(call(directSpoofing)).as("an untrusted peer cannot pick its key").isTrue();
+    }
+
+    @Test
+    void aDryRunRuleBesideAnEnforcingRuleCountsButOnlyTheEnforcingRuleRejects() throws Exception {
+        rules("""
+                rules:
+                  - id: shadow
+                    match: { http: { path: /multi/** } }
+                    limit: 1
+                    window: 1m
+                    mode: dry-run
+                  - id: enforce
+                    match: { http: { path: /multi/** } }
+                    limit: 3
+                    window: 1m
+                """);
+        for (int i = 0; i < 3; i++) {
+            FakeHttp allowed = get("/multi/x");
+            assertThat(call(allowed)).as("request %d: shadow is over its limit from request 2", i + 1).isFalse();
+            // headers describe enforcing rules only: the dry-run rule never limits the client
+            assertThat(allowed.responseHeaders).containsEntry("RateLimit-Policy", "\"enforce\";q=3;w=60");
+        }
+        FakeHttp fourth = get("/multi/x");
+        assertThat(call(fourth)).isTrue();
+        assertThat(fourth.status).isEqualTo(429);
+        assertThat(fourth.body()).contains("\"rule\":\"enforce\"");
+        assertStats("shadow", 1, 0, 3);
+        assertStats("enforce", 3, 1, 0);
+    }
+
+    @Test
+    void twoEnforcingRulesRejectWhenEitherRejectsAndCountInFileOrder() throws Exception {
+        rules("""
+                rules:
+                  - id: wide
+                    match: { http: { path: /multi/** } }
+                    limit: 3
+                    window: 1m
+                  - id: narrow
+                    match: { http: { path: /multi/narrow } }
+                    limit: 2
+                    window: 1m
+                """);
+        FakeHttp first = get("/multi/narrow");
+        assertThat(call(first)).isFalse();
+        // the headers of the rule with the least budget left
+        assertThat(first.responseHeaders).containsEntry("RateLimit-Policy", "\"narrow\";q=2;w=60");
+        assertThat(first.responseHeaders.get("RateLimit")).startsWith("\"narrow\";r=1;");
+        assertThat(call(get("/multi/narrow"))).isFalse();
+
+        FakeHttp third = get("/multi/narrow");
+        assertThat(call(third)).as("narrow is spent, wide is not").isTrue();
+        assertThat(third.body()).contains("\"rule\":\"narrow\"");
+        // wide admitted the third request before narrow rejected it: a fixed-window admission is not given back
+        assertStats("wide", 3, 0, 0);
+        assertStats("narrow", 2, 1, 0);
+
+        FakeHttp fourth = get("/multi/other");
+        assertThat(call(fourth)).as("only wide matches, and it is spent").isTrue();
+        assertThat(fourth.body()).contains("\"rule\":\"wide\"");
+        FakeHttp fifth = get("/multi/narrow");
+        assertThat(call(fifth)).isTrue();
+        assertThat(fifth.body()).as("the first rejecting rule in file order answers").contains("\"rule\":\"wide\"");
+        // rules after the rejecting one are not asked
+        assertStats("wide", 3, 2, 0);
+        assertStats("narrow", 2, 1, 0);
+    }
+
+    @Test
+    void aRejectionByALaterRuleGivesBackTheConcurrencyPermitAnEarlierRuleTook() throws Exception {
+        rules("""
+                rules:
+                  - id: busy
+                    match: { http: { path: /multi/** } }
+                    strategy: concurrency
+                    limit: 1
+                  - id: rate
+                    match: { http: { path: /multi/** } }
+                    limit: 1
+                    window: 1m
+                """);
+        long[] out = new long[Outcome.SIZE];
+        assertThat(call(get("/multi/x"))).isFalse();
+        FakeHttp rejected = get("/multi/x");
+        assertThat(LimiterBridge.servletEnter(rejected.request, rejected.response)).isTrue();
+        try {
+            assertThat(holder.current().rule("busy").limiter().remaining("", out))
+                    .as("busy's permit is back while the rejected request is still in the servlet's frame")
+                    .isEqualTo(1);
+        } finally {
+            LimiterBridge.servletExit();
+        }
+        assertThat(holder.current().rule("busy").limiter().remaining("", out)).isEqualTo(1);
+        assertStats("busy", 2, 0, 0);
+        assertStats("rate", 1, 1, 0);
+    }
+
+    @Test
+    void principalKeysGiveEachUserABudgetAndAnonymousRequestsShareOne() throws Exception {
+        rules("""
+                rules:
+                  - id: per-user
+                    match: { http: { path: /me/** } }
+                    key: principal
+                    limit: 1
+                    window: 1m
+                """);
+        assertThat(callAs("alice", "/me/orders")).isFalse();
+        assertThat(callAs("alice", "/me/cart")).as("alice's budget is spent").isTrue();
+        assertThat(callAs("bob", "/me/orders")).as("bob has his own").isFalse();
+        // no authenticated user: not exempt (docs/rules.md, key), all anonymous requests share the empty key
+        assertThat(call(get("/me/orders"))).isFalse();
+        assertThat(call(get("/me/cart"))).as("a second anonymous request").isTrue();
+
+        Rule rule = holder.current().rule("per-user");
+        long[] out = new long[Outcome.SIZE];
+        assertThat(rule.limiter().activeKeys()).isEqualTo(3);
+        for (String key : new String[] {"alice", "bob", ""}) {
+            assertThat(rule.limiter().remaining(key, out)).as("key '%s'", key).isZero();
+        }
+        assertStats("per-user", 3, 2, 0);
+    }
+
+    @Test
+    void pathKeysGiveEachPathABudget() throws Exception {
+        rules("""
+                rules:
+                  - id: per-path
+                    match: { http: { path: /files/** } }
+                    key: path
+                    limit: 2
+                    window: 1m
+                """);
+        assertThat(call(get("/files/a"))).isFalse();
+        assertThat(call(get("/files/a"))).isFalse();
+        assertThat(call(get("/files/a"))).isTrue();
+        assertThat(call(get("/files/b"))).as("another path, another budget").isFalse();
+
+        Rule rule = holder.current().rule("per-path");
+        long[] out = new long[Outcome.SIZE];
+        assertThat(rule.limiter().activeKeys()).isEqualTo(2);
+        assertThat(rule.limiter().remaining("/files/a", out)).isZero();
+        assertThat(rule.limiter().remaining("/files/b", out)).isEqualTo(1);
+        assertStats("per-path", 3, 1, 0);
+    }
+
+    /** One request as the authenticated user {@code name}; true if rejected. */
+    private static boolean callAs(String name, String path) {
+        FakeHttp http = get(path);
+        Principal user = () -> name;
+        Object request = java.lang.reflect.Proxy.newProxyInstance(ServletLimiterTest.class.getClassLoader(),
+                new Class<?>[] {jakarta.servlet.http.HttpServletRequest.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("getUserPrincipal")) {
+                        return user;
+                    }
+                    try {
+                        return method.invoke(http.request, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        try {
+            return LimiterBridge.servletEnter(request, http.response);
+        } finally {
+            LimiterBridge.servletExit();
+        }
+    }
+
+    private void assertStats(String rule, long allowed, long rejected, long wouldReject) {
+        RuleStats stats = holder.current().rule(rule).stats();
+        assertThat(stats.allowed().sum()).as("%s allowed", rule).isEqualTo(allowed);
+        assertThat(stats.rejected().sum()).as("%s rejected", rule).isEqualTo(rejected);
+        assertThat(stats.wouldReject().sum()).as("%s would reject", rule).isEqualTo(wouldReject);
     }
 }
