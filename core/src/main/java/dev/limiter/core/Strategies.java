@@ -14,9 +14,10 @@ import java.util.ServiceLoader;
  *
  * <p>Why discovery is lazy and done once: the agent resolves names while compiling rules, never on the request
  * path; scanning the class path on every reload would be slow and could see a different set of providers.
- * Providers are looked up with this class's loader and, if different, the thread's context loader (the
- * application's, when the agent runs in its own isolated loader). A built-in name cannot be overridden; a
- * provider that fails to load is skipped.
+ * Providers are looked up with this class's loader and, if different, the thread's context loader (e.g. a web
+ * application's, when core is a library inside a container). A built-in name cannot be overridden; a
+ * provider that fails to load is skipped. Under the agent neither loader sees the application's class path, so
+ * strategies from other jars are added explicitly with {@link #register(ClassLoader)}.
  */
 public final class Strategies {
 
@@ -36,6 +37,79 @@ public final class Strategies {
     /** Every known name, built-ins first, for "did you mean" messages. */
     public static List<String> names() {
         return List.copyOf(registry().keySet());
+    }
+
+    /**
+     * Adds the strategies that {@code loader} provides ({@code META-INF/services/dev.limiter.core.RateLimitStrategy}
+     * seen through it) to the names rules can use, and returns their names, in discovery order. This is how
+     * strategies from jars outside the class path get in: the agent's {@code strategies=} argument loads each jar
+     * in a child of core's loader, so the jar links against this very {@link RateLimitStrategy}, and registers
+     * it before any rule is parsed.
+     *
+     * <p>Unlike the lazy discovery, nothing is skipped silently: a provider that cannot be loaded or created, or
+     * that takes a name another class already has (a built-in, or a strategy of another jar), is an error, and
+     * then nothing of {@code loader} is added. A provider already registered (the same class: seen again through
+     * the parent loader, or the same loader registered twice) is not an error; its name is returned again.
+     *
+     * @throws IllegalArgumentException listing every problem, one per line
+     */
+    public static List<String> register(ClassLoader loader) {
+        if (loader == null) {
+            throw new IllegalArgumentException("loader must not be null");
+        }
+        synchronized (Strategies.class) {
+            Map<String, RateLimitStrategy> map = new LinkedHashMap<>(registry());
+            List<String> provided = new ArrayList<>();
+            List<String> problems = new ArrayList<>();
+            try {
+                for (var it = ServiceLoader.load(RateLimitStrategy.class, loader).iterator(); ; ) {
+                    RateLimitStrategy s;
+                    try {
+                        if (!it.hasNext()) {
+                            break;
+                        }
+                        s = it.next();
+                    } catch (ServiceConfigurationError | LinkageError broken) {
+                        problems.add(describe(broken));
+                        if (problems.size() >= 64) {
+                            break; // the iterator may keep failing on the same entry
+                        }
+                        continue;
+                    }
+                    String name = s.name() == null ? "" : s.name().trim().toLowerCase(java.util.Locale.ROOT);
+                    RateLimitStrategy taken = map.get(name);
+                    if (name.isEmpty()) {
+                        problems.add(s.getClass().getName() + ": name() is empty");
+                    } else if (taken == null || taken.getClass() == s.getClass()) {
+                        map.putIfAbsent(name, s);
+                        provided.add(name);
+                    } else {
+                        problems.add(s.getClass().getName() + ": strategy name '" + name + "' is already taken by "
+                                + taken.getClass().getName() + describeLoader(taken.getClass()));
+                    }
+                }
+            } catch (ServiceConfigurationError broken) {
+                problems.add(describe(broken));
+            }
+            if (!problems.isEmpty()) {
+                throw new IllegalArgumentException(String.join("\n", problems));
+            }
+            registry = Collections.unmodifiableMap(map);
+            return List.copyOf(provided);
+        }
+    }
+
+    private static String describeLoader(Class<?> type) {
+        ClassLoader loader = type.getClassLoader();
+        return type.getClassLoader() == Strategies.class.getClassLoader() ? ""
+                : " of class loader " + (loader == null ? "bootstrap" : loader.getName() == null ? loader.toString()
+                        : loader.getName());
+    }
+
+    private static String describe(Throwable broken) {
+        String message = broken.getMessage() == null ? broken.toString() : broken.getMessage();
+        Throwable cause = broken.getCause();
+        return cause == null ? message : message + " (" + cause + ")";
     }
 
     private static Map<String, RateLimitStrategy> registry() {
