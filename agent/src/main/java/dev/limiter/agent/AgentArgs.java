@@ -1,6 +1,7 @@
 package dev.limiter.agent;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The {@code -javaagent:limiter.jar=...} argument string, parsed.
@@ -10,15 +11,29 @@ import java.nio.file.Path;
  * property) and then {@code LIMITER_RULES} (environment) are consulted, then {@code rules.yml} in the working
  * directory. Unknown keys are errors, so a typo is not silently ignored.
  *
- * @param rules  the rules file
- * @param strict true: invalid rules at start-up stop the JVM instead of starting unprotected
+ * <p>{@code strategies=/path/a.jar:/path/b.jar} ({@link java.io.File#pathSeparator}, since {@code ,} separates
+ * the arguments) names jars of custom strategies, loaded by {@link StrategyJars} before the rules.
+ *
+ * @param rules      the rules file
+ * @param strict     true: invalid rules at start-up stop the JVM instead of starting unprotected
+ * @param strategies jars of custom strategies (empty if none)
  */
-public record AgentArgs(Path rules, boolean strict) {
+public record AgentArgs(Path rules, boolean strict, List<Path> strategies) {
+
+    public AgentArgs {
+        strategies = List.copyOf(strategies);
+    }
+
+    /** No custom strategies. */
+    public AgentArgs(Path rules, boolean strict) {
+        this(rules, strict, List.of());
+    }
 
     /** Parses the agent argument string (null or empty allowed). */
     public static AgentArgs parse(String args) {
         String rules = null;
         boolean strict = false;
+        List<Path> strategies = List.of();
         if (args != null && !args.isBlank()) {
             String trimmed = args.trim();
             if (trimmed.indexOf('=') < 0) {
@@ -38,8 +53,9 @@ public record AgentArgs(Path rules, boolean strict) {
                     switch (key) {
                         case "rules" -> rules = value;
                         case "strict" -> strict = parseBoolean(key, value);
+                        case "strategies" -> strategies = StrategyJars.parse(value);
                         default -> throw new IllegalArgumentException(
-                                "unknown agent argument '" + key + "' (known: rules, strict)");
+                                "unknown agent argument '" + key + "' (known: rules, strict, strategies)");
                     }
                 }
             }
@@ -53,7 +69,7 @@ public record AgentArgs(Path rules, boolean strict) {
         if (rules == null || rules.isEmpty()) {
             rules = "rules.yml";
         }
-        return new AgentArgs(Path.of(rules), strict);
+        return new AgentArgs(Path.of(rules), strict, strategies);
     }
 
     private static boolean parseBoolean(String key, String value) {

@@ -9,6 +9,7 @@ import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.rules.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -20,7 +21,8 @@ import java.util.logging.Logger;
  * the first class woven. With the {@code AgentBuilder} fallback, Byte Buddy's transformer is prepared on a daemon
  * thread ({@link TransformerWarmUp}) while the rules are parsed.
  *
- * <p>Order matters: the bridge delegates (servlet and method) are installed before weaving, so the first woven
+ * <p>Order matters: custom strategies ({@code strategies=}, {@link StrategyJars}) are registered before the rules
+ * are parsed, because rules refer to them by name; the bridge delegates (servlet and method) are installed before weaving, so the first woven
  * request or call is already checked, and the re-weaver listens for reloads only once the transformer that
  * does its work is installed. Invalid rules do not stop the application (it starts unprotected and the watcher picks up the fixed
  * file) unless {@code strict=true}, which exits the JVM with status 1 before the application runs. The file
@@ -58,9 +60,13 @@ public final class AgentInstaller {
                     + "; the application runs unprotected");
             return;
         }
+        List<String> custom = customStrategies(args, log);
         RuleSetHolder holder = StoreWiring.open(args.rules(), log);
         long rulesLoaded = System.nanoTime();
         String banner = StartupBanner.of(AgentVersion.get(), holder);
+        if (!custom.isEmpty()) {
+            banner += "\ncustom strategies " + String.join(", ", custom) + " from " + args.strategies();
+        }
         if (holder.lastError() != null) {
             if (args.strict()) {
                 log.severe(banner + "\nlimiter: strict=true, stopping the JVM");
@@ -87,6 +93,26 @@ public final class AgentInstaller {
         AgentRuntime.publish(new AgentRuntime(holder, inst, errors));
         startWatching(holder, log);
         JmxStarter.start(holder, log);
+    }
+
+    /**
+     * Registers the {@code strategies=} jars before the rules are parsed (rules name them). A bad jar is logged
+     * with its reason; the rules that use its strategies are then invalid like any unknown strategy, so
+     * {@code strict=true} stops the JVM here already, with the real reason rather than "unknown strategy".
+     */
+    private static List<String> customStrategies(AgentArgs args, Logger log) {
+        try {
+            return StrategyJars.load(args.strategies());
+        } catch (IllegalArgumentException e) {
+            if (args.strict()) {
+                log.severe("limiter " + AgentVersion.get() + ": " + e.getMessage()
+                        + "\nlimiter: strict=true, stopping the JVM");
+                System.exit(1);
+            }
+            log.severe("limiter " + AgentVersion.get() + ": " + e.getMessage()
+                    + "; rules that use its strategies are invalid");
+            return List.of();
+        }
     }
 
     private static void startWatching(RuleSetHolder holder, Logger log) {
