@@ -22,8 +22,8 @@ import java.util.logging.Logger;
  * thread ({@link TransformerWarmUp}) while the rules are parsed.
  *
  * <p>Order matters: custom strategies ({@code strategies=}, {@link StrategyJars}) are registered before the rules
- * are parsed, because rules refer to them by name; the bridge delegates (servlet and method) are installed before weaving, so the first woven
- * request or call is already checked, and the re-weaver listens for reloads only once the transformer that
+ * are parsed, because rules refer to them by name; the bridge delegates (servlet and method) are installed
+ * before weaving, so the first woven request or call is already checked, and the re-weaver listens for reloads only once the transformer that
  * does its work is installed. Invalid rules do not stop the application (it starts unprotected and the watcher picks up the fixed
  * file) unless {@code strict=true}, which exits the JVM with status 1 before the application runs. The file
  * watcher starts on a daemon thread so premain does no file-system watching itself. No JMX here: MBeans are

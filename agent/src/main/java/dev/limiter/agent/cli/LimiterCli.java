@@ -16,8 +16,8 @@ import java.nio.file.Path;
  *
  * <p>{@code validate [--strategies=JARS] FILE} prints one summary line per rule and exits 0, or prints every
  * problem as {@code file:line:col: message} on stderr and exits 1 (so CI can gate a rules change on it). Usage
- * errors and unusable strategy jars exit 2. It runs in the agent's isolated class loader (started by {@code LimiterAgent.main}) with the very parser
- * the agent uses, so what validates here loads at run time.
+ * errors and unusable strategy jars exit 2. It runs in the agent's isolated class loader (started by
+ * {@code LimiterAgent.main}) with the very parser the agent uses, so what validates here loads at run time.
  */
 public final class LimiterCli {
 
