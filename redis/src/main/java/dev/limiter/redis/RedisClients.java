@@ -22,7 +22,8 @@ import redis.clients.jedis.UnifiedJedis;
  *
  * <p>Why these options: every socket operation (connect, read) and the wait for a pooled connection are bounded
  * by the store's timeout, so no check waits on Redis for longer than that per operation; the cluster client may
- * retry a redirect, but never for longer than the timeout in total. A new connection sends no handshake
+ * retry a redirect, but never for longer than the timeout in total. On a single server {@link BoundedEval}
+ * tightens this to one timeout for the whole check. A new connection sends no handshake
  * ({@code CLIENT SETINFO} off, no RESP3 negotiation, no name), so opening one costs one TCP connect and nothing
  * else (plus AUTH when the URI has credentials). That matters on the failure path too: Jedis replaces a broken
  * connection on the thread that broke it, and with Jedis 8's default {@code HELLO} handshake a frozen server

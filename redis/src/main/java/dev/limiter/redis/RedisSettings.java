@@ -14,7 +14,8 @@ import java.util.List;
  *
  * @param uris             one server, or cluster seed nodes
  * @param cluster          true to talk the cluster protocol (automatic with more than one URI)
- * @param timeout          the longest a check waits on Redis (connect, pool, read); then {@code onFailure}
+ * @param timeout          the longest a check waits on Redis (pool wait, connect and reads share it on a single
+ *                         server; a cluster bounds each of them by it); then {@code onFailure}
  * @param onFailure        what a check does while Redis is unavailable
  * @param keyPrefix        prepended to every Redis key (must not contain braces: they mark the hash tag)
  * @param poolSize         connections per server (a check holds one for one round trip)

@@ -58,6 +58,8 @@ public final class RedisStore implements AutoCloseable {
      */
     private final List<WeakReference<RedisKeyedLimiter>> limiters = new CopyOnWriteArrayList<>();
     private volatile UnifiedJedis client;
+    /** The checks of a single server, all steps within one timeout; null for a cluster. */
+    private volatile BoundedEval bounded;
     private volatile boolean closed;
 
     private RedisStore(RedisSettings settings) {
@@ -162,11 +164,16 @@ public final class RedisStore implements AutoCloseable {
         long start = System.nanoTime();
         try {
             Object reply;
-            try {
-                reply = c.evalsha(script.sha(), keys, args);
-            } catch (JedisNoScriptException e) {
-                stats.scriptReloads.increment();
-                reply = c.eval(script.source(), keys, args);
+            BoundedEval single = bounded;
+            if (single != null) {
+                reply = single.run(script, keys, args);
+            } else {
+                try {
+                    reply = c.evalsha(script.sha(), keys, args);
+                } catch (JedisNoScriptException e) {
+                    stats.scriptReloads.increment();
+                    reply = c.eval(script.source(), keys, args);
+                }
             }
             stats.latency.record((System.nanoTime() - start) / 1000);
             stats.roundTrips.increment();
@@ -260,7 +267,7 @@ public final class RedisStore implements AutoCloseable {
 
     private void start() {
         try {
-            client = RedisClients.open(settings);
+            use(RedisClients.open(settings));
             probe(client);
         } catch (RuntimeException e) {
             stats.errors.increment();
@@ -272,6 +279,13 @@ public final class RedisStore implements AutoCloseable {
         timer.scheduleWithFixedDelay(this::maintain, renew, renew, TimeUnit.MILLISECONDS);
     }
 
+    private void use(UnifiedJedis c) {
+        if (c instanceof RedisClient single) {
+            bounded = new BoundedEval(single.getPool(), settings.timeout(), timer, stats);
+        }
+        client = c;
+    }
+
     /** The prober: runs on the store's daemon thread, never on a request thread. */
     private void probeIfOpen() {
         if (closed || !circuit.isOpen()) {
@@ -281,7 +295,7 @@ public final class RedisStore implements AutoCloseable {
             UnifiedJedis c = client;
             if (c == null) {
                 c = RedisClients.open(settings); // a cluster client needs a reachable node to start
-                client = c;
+                use(c);
             }
             probe(c);
             RedisClients.clearIdle(c); // connections from before the outage may point at a dead server
