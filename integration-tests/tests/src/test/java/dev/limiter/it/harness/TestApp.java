@@ -10,7 +10,8 @@ import java.util.stream.Stream;
 
 /**
  * The test servers, each a runnable directory built by its own module under {@code integration-tests/apps}
- * ({@code target/classes} + {@code target/lib/*}). They never share a class path: Tomcat 11, Jetty 12 and
+ * ({@code target/classes} + {@code target/lib/*}), or that module's Spring Boot fat jar ({@link Launch}). They
+ * never share a class path: Tomcat 11, Jetty 12 and
  * Jetty 9 bring incompatible servlet APIs, and the agent must cope with each as a real deployment would.
  * Servlet servers serve the shared servlet endpoints (apps/servlets-*); JAX-RS servers serve the shared JAX-RS
  * application (apps/jaxrs-*) under {@code /rest}.
