@@ -176,6 +176,8 @@ class MethodWeavingTest {
     private static Instrumentation inst;
     private static ResettableClassFileTransformer transformer;
     private static final List<LogRecord> LOGGED = new ArrayList<>();
+    /** Held strongly: JUL keeps loggers weakly, and a collected one would come back without the handler. */
+    private static final Logger LIMITER_LOGGER = Logger.getLogger("dev.limiter");
     private static final Handler CAPTURE = new Handler() {
         @Override
         public void publish(LogRecord record) {
@@ -199,7 +201,7 @@ class MethodWeavingTest {
         Files.writeString(file, RULES);
         holder = RuleSetHolder.open(file, new ManualClock(1_000_000));
         assertThat(holder.lastError()).isNull();
-        Logger.getLogger("dev.limiter").addHandler(CAPTURE);
+        LIMITER_LOGGER.addHandler(CAPTURE);
         ThrottledLog log = new ThrottledLog("dev.limiter.test", 0);
         LimiterBridge.installMethods(new MethodLimiter(holder, log));
         inst = ByteBuddyAgent.install();
@@ -212,7 +214,7 @@ class MethodWeavingTest {
     static void unweave() {
         transformer.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
         LimiterBridge.installMethods(null);
-        Logger.getLogger("dev.limiter").removeHandler(CAPTURE);
+        LIMITER_LOGGER.removeHandler(CAPTURE);
     }
 
     private static Rule rule(String id) {

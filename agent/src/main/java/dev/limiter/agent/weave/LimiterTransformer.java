@@ -1,6 +1,7 @@
 package dev.limiter.agent.weave;
 
 import dev.limiter.agent.IgnoredTypes;
+import dev.limiter.agent.PendingRules;
 import dev.limiter.agent.ThrottledLog;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RuleSetHolder;
@@ -35,7 +36,7 @@ import net.bytebuddy.utility.JavaModule;
  */
 public final class LimiterTransformer extends ResettableClassFileTransformer.AbstractBase {
 
-    private final RuleSetHolder holder;
+    private final PendingRules rules;
     private final ThrottledLog log;
     private final Consumer<String> onWoven;
     private final int targetMask;
@@ -50,10 +51,31 @@ public final class LimiterTransformer extends ResettableClassFileTransformer.Abs
      * @param onWoven told the binary name of every class woven
      */
     public LimiterTransformer(RuleSetHolder holder, ThrottledLog log, Consumer<String> onWoven) {
-        this.holder = holder;
+        this(holder == null ? null : PendingRules.loaded(holder), log, onWoven);
+    }
+
+    /**
+     * A transformer for rules that may still be loading: servlets, filters and mappers are woven meanwhile
+     * (they need no rules), classes named by rules once the rules are in.
+     */
+    public static LimiterTransformer forRules(PendingRules rules, ThrottledLog log, Consumer<String> onWoven) {
+        return new LimiterTransformer(rules, log, onWoven);
+    }
+
+    private LimiterTransformer(PendingRules rules, ThrottledLog log, Consumer<String> onWoven) {
+        this.rules = rules;
         this.log = log;
         this.onWoven = onWoven;
-        this.targetMask = holder == null ? WeaveTarget.SERVLETS : WeaveTarget.SERVLETS | WeaveTarget.MAPPERS;
+        this.targetMask = rules == null ? WeaveTarget.SERVLETS : WeaveTarget.SERVLETS | WeaveTarget.MAPPERS;
+    }
+
+    /**
+     * The rules that decide which classes are named, or null if none can be: no rules, or rules still loading
+     * in the background, which the agent only does for a file that cannot name classes
+     * ({@link PendingRules#mayNameClasses()}). The transformer never waits.
+     */
+    private RuleSetHolder namingRules() {
+        return rules == null ? null : rules.now();
     }
 
     /**
@@ -66,7 +88,7 @@ public final class LimiterTransformer extends ResettableClassFileTransformer.Abs
             synchronized (this) {
                 current = weaver;
                 if (current == null) {
-                    current = new ClassWeaver(LimiterTransformer.class.getClassLoader(), holder);
+                    current = new ClassWeaver(LimiterTransformer.class.getClassLoader(), rules.now());
                     weaver = current;
                 }
             }
@@ -96,11 +118,12 @@ public final class LimiterTransformer extends ResettableClassFileTransformer.Abs
             int targets = visible == 0 ? 0 : superTypes.of(loader, internalName, classFile) & visible;
             String binaryName = null;
             boolean named = false;
+            RuleSetHolder holder = namingRules();
             if (holder != null) {
-                RuleSet rules = holder.current();
-                if (rules.maxMethodMatches() > 0) {
+                RuleSet current = holder.current();
+                if (current.maxMethodMatches() > 0) {
                     binaryName = internalName.replace('/', '.');
-                    named = rules.namesMethodClass(binaryName) || rules.namesJaxrsClass(binaryName);
+                    named = current.namesMethodClass(binaryName) || current.namesJaxrsClass(binaryName);
                 }
             }
             if (targets == 0 && !named) {
@@ -125,9 +148,10 @@ public final class LimiterTransformer extends ResettableClassFileTransformer.Abs
     /** True if this transformer weaves {@code type}, judged from the loaded class (for retransformation). */
     boolean weaves(Class<?> type) {
         String name = type.getName();
+        RuleSetHolder holder = namingRules();
         if (holder != null) {
-            RuleSet rules = holder.current();
-            if (rules.namesMethodClass(name) || rules.namesJaxrsClass(name)) {
+            RuleSet current = holder.current();
+            if (current.namesMethodClass(name) || current.namesJaxrsClass(name)) {
                 return true;
             }
         }

@@ -37,6 +37,8 @@ class LimiterTransformerTest {
     private static final String LOGGER = "dev.limiter.test.transformer";
 
     private final ClassLoader loader = LimiterTransformerTest.class.getClassLoader();
+    /** Held strongly: JUL keeps loggers weakly, and a collected one would come back without the handler. */
+    private final Logger logger = Logger.getLogger(LOGGER);
     private final List<String> woven = new ArrayList<>();
     private final List<LogRecord> logged = new ArrayList<>();
     private final Handler capture = new Handler() {
@@ -59,13 +61,13 @@ class LimiterTransformerTest {
 
     @BeforeEach
     void captureLog() {
-        Logger.getLogger(LOGGER).setUseParentHandlers(false);
-        Logger.getLogger(LOGGER).addHandler(capture);
+        logger.setUseParentHandlers(false);
+        logger.addHandler(capture);
     }
 
     @AfterEach
     void releaseLog() {
-        Logger.getLogger(LOGGER).removeHandler(capture);
+        logger.removeHandler(capture);
     }
 
     private LimiterTransformer transformer(RuleSetHolder holder) {
