@@ -19,13 +19,19 @@ import java.util.concurrent.TimeUnit;
  * (and a watch on it) goes stale, while the directory sees every one of those changes. Events only wake the
  * thread; the decision is a {@link FileFingerprint} (size, mtime and content hash through symlinks) compared
  * with the one of the last load, so duplicate or unrelated events cost a hash and nothing else. A burst of
- * events is debounced (the file must stay quiet for the debounce time) so a half-written file is rarely read;
- * if it is, the load fails, the old rules stay and the next event fixes it. Where the directory cannot be
- * watched (some network file systems), or events are lost, the poll interval re-checks the file anyway.
+ * events is debounced (the file must stay quiet for the debounce time, waiting at most 20 debounce times in
+ * all), so a burst whose writes are closer than that is read once, after its last write; a half-written file is
+ * read only under longer pauses or constant churn, and then the load fails, the old rules stay and the next
+ * event fixes it. Where the directory cannot be watched (some network file systems), or events are lost, the
+ * poll interval re-checks the file anyway.
  */
 public final class RulesWatcher implements AutoCloseable {
 
-    private static final long MAX_DEBOUNCE_ROUNDS = 20;
+    /**
+     * The longest a burst can delay a check, in debounce times: constant churn still reloads. A time bound, not
+     * a count of wake-ups, so a quick burst of many writes (a script appending line by line) is still one read.
+     */
+    private static final long MAX_DEBOUNCE_WAITS = 20;
 
     private final RuleSetHolder holder;
     private final long pollMillis;
@@ -157,14 +163,23 @@ public final class RulesWatcher implements AutoCloseable {
         return true;
     }
 
-    /** Waits until no event has arrived for the debounce time (bounded, so constant churn still reloads). */
+    /**
+     * Waits until no event has arrived for the debounce time, or until {@link #MAX_DEBOUNCE_WAITS} debounce times
+     * have passed since the burst began.
+     */
     private void debounce() throws InterruptedException {
         WatchService service = watchService;
         if (service == null || debounceMillis == 0) {
             return;
         }
-        for (int round = 0; round < MAX_DEBOUNCE_ROUNDS; round++) {
-            WatchKey key = service.poll(debounceMillis, TimeUnit.MILLISECONDS);
+        long quietNanos = TimeUnit.MILLISECONDS.toNanos(debounceMillis);
+        long deadline = System.nanoTime() + MAX_DEBOUNCE_WAITS * quietNanos;
+        for (;;) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            WatchKey key = service.poll(Math.min(quietNanos, left), TimeUnit.NANOSECONDS);
             if (key == null) {
                 return;
             }

@@ -2,11 +2,17 @@ package dev.limiter.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -141,6 +147,65 @@ class RulesWatcherTest {
         // nothing watches any more: an explicit reload is the only way now
         assertThat(holder.current().rule("b")).isNull();
         assertThat(holder.reload()).isTrue();
+    }
+
+    @Test
+    void aBurstOfWritesIsReadOnceAfterItsLastWrite() throws Exception {
+        Path file = dir.resolve("rules.yml");
+        Files.writeString(file, RuleSetHolderTest.rules("a", 1));
+        holder = RuleSetHolder.open(file);
+        // no timed re-check in the middle of the burst: events and their debounce alone decide when to read
+        Duration debounce = Duration.ofMillis(500);
+        holder.startWatching(Duration.ofMinutes(10), debounce);
+        await().atMost(PATIENCE).until(() -> holder.watcher().usesEvents());
+
+        long longestGapNanos = 0;
+        long last = System.nanoTime();
+        for (int limit = 2; limit <= 21; limit++) { // 20 in-place writes, each a truncate and a write
+            Files.writeString(file, RuleSetHolderTest.rules("a", limit));
+            LockSupport.parkNanos(2_500_000); // paces the burst to ~50 ms; nothing waits for a condition here
+            long now = System.nanoTime();
+            longestGapNanos = Math.max(longestGapNanos, now - last);
+            last = now;
+        }
+        // the guarantee holds for writes closer than the debounce time; a stalled machine voids the premise
+        assumeTrue(longestGapNanos < debounce.toNanos(), "a write waited longer than the debounce time");
+
+        await().atMost(PATIENCE).until(() -> holder.reloadCount() > 0);
+        assertThat(holder.current().rule("a").limiter().config().limit()).isEqualTo(21);
+        // and nothing more comes: no trailing reload, and no read of a half-written file in between
+        await().during(debounce.multipliedBy(3)).atMost(PATIENCE)
+                .until(() -> holder.reloadCount() == 1 && holder.failedReloadCount() == 0);
+    }
+
+    @Test
+    void constantChurnStillReloadsWithinTheDebounceBound() throws Exception {
+        Path file = dir.resolve("rules.yml");
+        Files.writeString(file, RuleSetHolderTest.rules("a", 1));
+        holder = RuleSetHolder.open(file);
+        holder.startWatching(Duration.ofMinutes(10), Duration.ofMillis(50)); // bound: 20 x 50 ms = 1 s
+        await().atMost(PATIENCE).until(() -> holder.watcher().usesEvents());
+
+        AtomicInteger written = new AtomicInteger(1);
+        ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor();
+        try {
+            writer.scheduleAtFixedRate(() -> {
+                try {
+                    Files.writeString(file, RuleSetHolderTest.rules("a", written.incrementAndGet()));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }, 0, 10, TimeUnit.MILLISECONDS);
+            // never quiet for 50 ms, yet the file is read while the writes go on (a read may catch a write
+            // half-way and fail: that counts as a read too)
+            await().atMost(PATIENCE).until(() -> holder.reloadCount() + holder.failedReloadCount() > 0);
+        } finally {
+            writer.shutdownNow();
+            assertThat(writer.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+        Files.writeString(file, RuleSetHolderTest.rules("a", 1_000));
+        await().atMost(PATIENCE).untilAsserted(() ->
+                assertThat(holder.current().rule("a").limiter().config().limit()).isEqualTo(1_000));
     }
 
     @Test
