@@ -2,6 +2,7 @@ package dev.limiter.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,6 +54,33 @@ class ExampleRulesTest {
         assertThat(reports.limiter().strategy().releasesOnExit()).isTrue();
         assertThat(reports.key()).isEqualTo(KeySpec.GLOBAL);
         assertThat(reports.policyHeader()).isEqualTo("\"reports\";q=4");
+    }
+
+    @Test
+    void theDocumentedPerRuleOptionsExampleReadsAsItsCommentsSay() throws Exception {
+        Path example = Path.of(ExampleRulesTest.class.getResource("/per-rule-options.yml").toURI());
+        // docs/rules.md shows this very file: an edit of one without the other fails here
+        assertThat(Files.readString(Path.of("..", "docs", "rules.md"))).contains(Files.readString(example));
+        RuleSet options = RuleSetLoader.load(example, RuleSet.empty());
+
+        Rule partner = options.rule("partner-api");
+        assertThat(partner.key()).isEqualTo(new KeySpec(KeySpec.Kind.HEADER, "X-Api-Key", -1));
+        assertThat(partner.strategyName()).isEqualTo("sliding-window");
+        assertThat(partner.onError()).isEqualTo(OnError.REJECT);
+        assertThat(partner.maxKeys()).isEqualTo(5_000);
+        assertThat(partner.store().isRedis()).isTrue();
+
+        Rule search = options.rule("search-per-term");
+        assertThat(search.key()).isEqualTo(new KeySpec(KeySpec.Kind.PARAM, "q", -1));
+        assertThat(search.maxKeys()).isEqualTo(20_000);
+        assertThat(search.onError()).isEqualTo(OnError.ALLOW);
+        assertThat(search.store()).isEqualTo(StoreSpec.LOCAL);
+
+        Rule downloads = options.rule("downloads-per-file");
+        assertThat(downloads.key()).isEqualTo(new KeySpec(KeySpec.Kind.PATH, null, -1));
+        assertThat(downloads.limiter().config().capacity()).isEqualTo(100);
+        assertThat(downloads.maxKeys()).isEqualTo(RulesCompiler.DEFAULT_MAX_KEYS);
+        assertThat(downloads.store()).isEqualTo(StoreSpec.LOCAL);
     }
 
     @Test
