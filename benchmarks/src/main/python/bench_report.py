@@ -44,6 +44,16 @@ PEERS_REJECTED = [
     ("Guava `tryAcquire()`", "GuavaBenchmark.tryAcquireRejected", {}),
 ]
 PEER_SHORT = ["Bucket4j", "Resilience4j", "Guava"]
+# The keyed store, hand-made against Caffeine (docs/strategies.md, "Caffeine or hand-made?").
+KEYED_STORES = [
+    ("`LocalKeyedLimiter`, existing key (10,001 keys)", "KeyedLimiterBenchmark.tryAcquireExistingKey", {}),
+    ("Caffeine cache of buckets, existing key (10,001 keys)",
+     "KeyedLimiterBenchmark.tryAcquireExistingKeyCaffeine", {}),
+    ("`LocalKeyedLimiter`, new key into a full store (10,000 keys)", "NewKeyBenchmark.tryAcquireNewKeyWhenFull",
+     {"store": "local"}),
+    ("Caffeine, new key into a full store (10,000 keys)", "NewKeyBenchmark.tryAcquireNewKeyWhenFull",
+     {"store": "caffeine"}),
+]
 RULES = [
     ("`RuleSet.matchHttp`, 1,000 rules, path matching one rule", "RuleMatchBenchmark.matchHttpHit", {}),
     ("`RuleSet.matchHttp`, 1,000 rules, path matching none", "RuleMatchBenchmark.matchHttpMiss", {}),
@@ -237,6 +247,19 @@ def main():
         v = get(results, method, params, 1)
         w(f"| {label} | {med(v)} | {ns(v)} | {bop(v)} | " + " | ".join("" for _ in PEER_SHORT) + " |")
     w("")
+
+    stores = [(l, get(results, m, pr, 1), get(results, m, pr, 2)) for l, m, pr in KEYED_STORES]
+    if any(one is not None for _, one, _ in stores):
+        w("## Keyed store: hand-made or Caffeine")
+        w("")
+        w("Fixed window, the allowed path. Existing key: the map lookup plus the check. New key: every call brings")
+        w("a key not seen for 100 laps of the store, so it is a miss, an insertion and an eviction.")
+        w("")
+        w("| store | 1 thread: median ns/op | mean ± err | B/op | 2 threads: median ns/op | mean ± err | B/op |")
+        w("|---|---:|---:|---:|---:|---:|---:|")
+        for label, one, two in stores:
+            w(f"| {label} | {med(one)} | {ns(one)} | {bop(one)} | {med(two)} | {ns(two)} | {bop(two)} |")
+        w("")
 
     rules = [(l, get(results, m, pr, 1)) for l, m, pr in RULES]
     if any(v is not None for _, v in rules):

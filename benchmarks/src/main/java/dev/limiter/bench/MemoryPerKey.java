@@ -29,7 +29,9 @@ import java.util.function.IntFunction;
  * (scripts/bench-core passes them; {@link HeapMeter} explains each and refuses to run without them). Writes one
  * {@code name<TAB>bytes-per-key} line per subject. "ours-bucket" is the state a strategy keeps per key;
  * "ours-keyed" adds what {@link LocalKeyedLimiter} spends to find it (map entry and bookkeeping), with the key
- * strings themselves allocated before the first reading and so not counted.
+ * strings themselves allocated before the first reading and so not counted. "caffeine-keyed" is the same
+ * measurement for a Caffeine cache of buckets ({@link CaffeineKeyedLimiter}), the alternative the issue asked us
+ * to weigh.
  */
 public final class MemoryPerKey {
 
@@ -68,6 +70,10 @@ public final class MemoryPerKey {
             RateLimitStrategy strategy = OurLimiters.strategy(name);
             record("ours-keyed:" + name, perKeyedKey(strategy, OurLimiters.allowedConfig(strategy)));
         }
+        RateLimitStrategy fixed = OurLimiters.strategy("fixed-window");
+        LimitConfig fixedConfig = OurLimiters.allowedConfig(fixed);
+        record("caffeine-keyed:fixed-window", perKeyedKey("caffeine", size -> new CaffeineKeyedLimiter(fixed,
+                fixedConfig, size)));
         Bandwidth bandwidth = Bucket4jBenchmark.bandwidth(SameLimits.ALLOWED_LIMIT, SameLimits.ALLOWED_WINDOW);
         record("bucket4j", perObject(i -> Bucket4jBenchmark.newBucket(bandwidth)));
         RateLimiterConfig r4jConfig = RateLimiterConfig.custom()
@@ -108,21 +114,32 @@ public final class MemoryPerKey {
 
     /** Retained bytes per key of a keyed limiter that has seen N distinct keys, the key strings excluded. */
     double perKeyedKey(RateLimitStrategy strategy, LimitConfig config) {
+        return perKeyedKey(strategy.name(), size -> LocalKeyedLimiter.create(strategy, config, size));
+    }
+
+    /**
+     * The same for any store made by {@code store(maxKeys)} (the Caffeine variant: its cache, nodes and frequency
+     * sketch, sized for N keys, count as they would in production).
+     */
+    double perKeyedKey(String what, IntFunction<KeyedLimiter> store) {
         String[] keys = new String[n];
         for (int i = 0; i < n; i++) {
             keys[i] = "key-" + i;
         }
         long[] out = Outcome.newArray();
-        KeyedLimiter limiter = LocalKeyedLimiter.create(strategy, config, n + 1);
+        KeyedLimiter limiter = store.apply(n + 1);
         retained = new Object[] {keys, limiter};
-        OurLimiters.requireAllowed(limiter.tryAcquire("first", out), strategy.name());
+        OurLimiters.requireAllowed(limiter.tryAcquire("first", out), what);
         long before = heap.liveBytes();
         for (int i = 0; i < n; i++) {
-            OurLimiters.requireAllowed(limiter.tryAcquire(keys[i], out), strategy.name());
+            OurLimiters.requireAllowed(limiter.tryAcquire(keys[i], out), what);
+        }
+        if (limiter instanceof CaffeineKeyedLimiter caffeine) {
+            caffeine.cleanUp(); // pending maintenance, so the count below is exact
         }
         long after = heap.liveBytes();
         if (limiter.activeKeys() != n + 1) { // "first" plus the n measured keys, none evicted
-            throw new IllegalStateException(strategy.name() + " kept " + limiter.activeKeys() + " of " + n + " keys");
+            throw new IllegalStateException(what + " kept " + limiter.activeKeys() + " of " + n + " keys");
         }
         retained = null;
         return (after - before) / (double) n;

@@ -1,6 +1,11 @@
 package dev.limiter.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.limiter.core.KeyedLimiter;
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.strategy.ConcurrencyStrategy;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,6 +66,42 @@ class OursStayOnTheirPathTest {
             assertThat(benchmark.tryAcquireExistingKey(thread)).isTrue();
         }
         assertThat(thread.unexpected()).isZero();
+    }
+
+    @Test
+    void caffeineStoreAdmitsEveryCallOnTheExistingKey() {
+        KeyedLimiterBenchmark benchmark = new KeyedLimiterBenchmark();
+        benchmark.setUp();
+        CallerThread thread = new CallerThread();
+        for (int i = 0; i < CALLS; i++) {
+            assertThat(benchmark.tryAcquireExistingKeyCaffeine(thread)).isTrue();
+        }
+        assertThat(thread.unexpected()).isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"local", "caffeine"})
+    void aFloodOfNewKeysIsAdmittedAndTheStoreStaysBounded(String store) {
+        NewKeyBenchmark benchmark = new NewKeyBenchmark();
+        benchmark.store = store;
+        benchmark.setUp();
+        NewKeyBenchmark.NewKeyCursor cursor = new NewKeyBenchmark.NewKeyCursor();
+        CallerThread thread = new CallerThread();
+        for (int i = 0; i < 3 * NewKeyBenchmark.MAX_KEYS; i++) {
+            assertThat(benchmark.tryAcquireNewKeyWhenFull(cursor, thread)).isTrue();
+        }
+        assertThat(thread.unexpected()).isZero();
+        KeyedLimiter limiter = benchmark.limiter();
+        if (limiter instanceof CaffeineKeyedLimiter caffeine) {
+            caffeine.cleanUp(); // Caffeine evicts in amortised maintenance
+        }
+        assertThat(limiter.activeKeys()).isLessThanOrEqualTo(NewKeyBenchmark.MAX_KEYS);
+    }
+
+    @Test
+    void theCaffeineStoreRefusesABulkhead() {
+        assertThatThrownBy(() -> new CaffeineKeyedLimiter(ConcurrencyStrategy.INSTANCE, LimitConfig.of(1, 1000), 10))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
