@@ -18,8 +18,9 @@ import dev.limiter.core.RateLimitStrategy;
  * <p>State: both counts and the window index in ONE word (slot 0), so the roll to a new window and the count
  * are a single CAS and no two-word race exists: bits 63..42 = window index (mod 2^22), 41..21 = previous
  * count, 20..0 = current count. That bounds the limit to {@value #MAX_LIMIT} per window ({@link #validate});
- * use a token bucket for larger limits. The 22-bit index wraps after 2^22 windows: a key idle for an exact
- * multiple of that (70 minutes with 1 ms windows, 48 days with 1 s windows) would see its old counts once.
+ * use a token bucket for larger limits. The 22-bit index wraps after 2^22 windows: a key idle for 2^22 - 1,
+ * 2^22 or 2^22 + 1 windows (or the same distance from a multiple of 2^22; 70 minutes with 1 ms windows, 48.5
+ * days with 1 s windows) sees its old counts again, for at most two windows, which only rejects (tested).
  *
  * <p>Slot 1 is only a hint, the full index of the window last rolled to, used to skip the 64-bit division
  * {@code now / windowMillis} when it verifies (see {@link FixedWindowStrategy}).

@@ -117,6 +117,66 @@ class SlidingWindowStrategyTest extends ManualClockStrategyTest<SlidingWindowStr
     }
 
     @Test
+    void theLongestWindowWeighsThePreviousCountExactly() {
+        long w = LimitConfig.MAX_WINDOW_MILLIS; // 2^32 - 1 ms, about 49.7 days
+        LimitConfig config = LimitConfig.of(1000, w).withClock(clock);
+        long windowStart = Math.floorDiv(START, w) * w;
+        Bucket bucket = strategy.newBucket(config);
+        assertThat(drain(bucket, config)).isEqualTo(1000);
+        assertThat(out[Outcome.RESET_EPOCH_SECONDS]).isEqualTo((windowStart + 2 * w + 999) / 1000);
+        clock.set(windowStart + w); // next window, previous fully weighted
+        assertThat(drain(bucket, config)).isZero();
+        // 1000 * (w - e) <= 999 * w  <=>  e >= w / 1000: the first admission after 4,294,968 ms (71.6 min)
+        assertThat(out[Outcome.RETRY_AFTER_MILLIS]).isEqualTo(w - 999 * w / 1000);
+        // half way (w is odd: e = (w - 1) / 2): 1000 weigh just over 500, so 499 more, not 500
+        clock.set(windowStart + w + w / 2);
+        assertThat(drain(bucket, config)).isEqualTo(499);
+        clock.set(windowStart + 2 * w + w / 4); // a quarter into the next: 499 weigh just over 374
+        assertThat(drain(bucket, config)).isEqualTo(625);
+        clock.set(windowStart + 4 * w);
+        assertThat(strategy.isIdle(bucket, config)).isTrue();
+        assertThat(drain(bucket, config)).isEqualTo(1000);
+    }
+
+    /**
+     * The window index is kept mod 2^22 (it shares the word with both counts). A key idle for 2^22 - 1, 2^22 or
+     * 2^22 + 1 windows (about 70 minutes with 1 ms windows, 48.5 days with 1 s windows) therefore finds its old
+     * counts again, as if it were still in (or next to) the window it last used: conservative (it rejects, never
+     * over-admits) and gone within two windows. Any other idle time starts afresh.
+     */
+    @Test
+    void theWindowIndexWrapsAfterTwoToTheTwentyTwoWindows() {
+        long wrap = 1L << 22;
+        LimitConfig config = LimitConfig.of(5, 1).withClock(clock); // 1 ms windows: the wrap after 70 minutes
+        Bucket bucket = strategy.newBucket(config);
+        assertThat(drain(bucket, config)).isEqualTo(5);
+        clock.advance(wrap); // the same index mod 2^22: the old window's full count
+        assertThat(strategy.isIdle(bucket, config)).isFalse();
+        assertThat(drain(bucket, config)).isZero();
+        clock.advance(1); // reads as the next window: the old count fully weighted
+        assertThat(drain(bucket, config)).isZero();
+        clock.advance(1); // two windows on: forgotten
+        assertThat(drain(bucket, config)).isEqualTo(5);
+
+        Bucket other = strategy.newBucket(config);
+        assertThat(drain(other, config)).isEqualTo(5);
+        clock.advance(wrap - 1); // reads as the window before the stored one: counted against the stored window
+        assertThat(drain(other, config)).isZero();
+        clock.advance(2); // wrap + 1: reads as the next window, old count fully weighted
+        assertThat(drain(other, config)).isZero();
+        clock.advance(1);
+        assertThat(drain(other, config)).isEqualTo(5);
+
+        Bucket fresh = strategy.newBucket(config);
+        assertThat(drain(fresh, config)).isEqualTo(5);
+        clock.advance(wrap + 2); // just past the wrap: a fresh start
+        assertThat(strategy.isIdle(fresh, config)).isTrue();
+        assertThat(drain(fresh, config)).isEqualTo(5);
+        clock.advance(12_345); // and any other idle time
+        assertThat(drain(fresh, config)).isEqualTo(5);
+    }
+
+    @Test
     void reconfigureKeepsCountsForANewLimitAndRestartsForANewWindow() {
         LimitConfig config = LimitConfig.of(10, 1000).withClock(clock);
         Bucket bucket = strategy.newBucket(config);
