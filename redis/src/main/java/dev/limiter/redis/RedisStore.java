@@ -241,6 +241,7 @@ public final class RedisStore implements AutoCloseable {
 
     private void failed(RuntimeException e) {
         stats.errors.increment();
+        stats.failure(e);
         if (isTimeout(e)) {
             stats.timeouts.increment();
         }
@@ -271,6 +272,7 @@ public final class RedisStore implements AutoCloseable {
             probe(client);
         } catch (RuntimeException e) {
             stats.errors.increment();
+            stats.failure(e);
             circuit.trip();
         }
         long probe = settings.probeInterval().toMillis();
@@ -301,7 +303,7 @@ public final class RedisStore implements AutoCloseable {
             RedisClients.clearIdle(c); // connections from before the outage may point at a dead server
             circuit.close();
         } catch (RuntimeException stillDown) {
-            // keep the circuit open; the next probe comes after the probe interval
+            stats.failure(stillDown); // keep the circuit open; the next probe comes after the probe interval
         }
     }
 

@@ -21,6 +21,8 @@ public final class RedisStoreStats {
     final LongAdder scriptReloads = new LongAdder();
     final LongAdder lostReleases = new LongAdder();
     final LatencyHistogram latency = new LatencyHistogram();
+    /** Why the last failed round trip or probe failed; written only on failures, so no cost while Redis answers. */
+    private volatile String lastError = "";
 
     RedisStoreStats(String type, RedisStore store) {
         this.type = type;
@@ -35,6 +37,24 @@ public final class RedisStoreStats {
     /** UP, FALLBACK (circuit open, on-failure applied) or DOWN (closed). */
     public StoreState getState() {
         return store.state();
+    }
+
+    /**
+     * Why Redis last failed ({@code ""} if it never did), e.g. {@code JedisAccessControlException: WRONGPASS
+     * invalid username-password pair or user is disabled.}: the exception and its innermost message, never a
+     * password (Redis does not echo it). Kept after a recovery, as a record of the last outage.
+     */
+    public String getLastError() {
+        return lastError;
+    }
+
+    void failure(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() != null ? root.getMessage() : e.getMessage();
+        lastError = e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
     }
 
     /** The on-failure policy in force. */

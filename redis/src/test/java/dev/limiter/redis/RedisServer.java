@@ -74,6 +74,9 @@ final class RedisServer implements AutoCloseable {
         await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
             try (Jedis j = jedis()) {
                 return "PONG".equals(j.ping());
+            } catch (redis.clients.jedis.exceptions.JedisDataException e) {
+                // --requirepass: a server that asks for a password is up
+                return e.getMessage() != null && e.getMessage().startsWith("NOAUTH");
             }
         });
     }

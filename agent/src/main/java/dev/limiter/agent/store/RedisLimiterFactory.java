@@ -7,6 +7,7 @@ import dev.limiter.core.store.LocalKeyedLimiter;
 import dev.limiter.redis.OnFailure;
 import dev.limiter.redis.RedisSettings;
 import dev.limiter.redis.RedisStore;
+import dev.limiter.redis.StoreState;
 import dev.limiter.rules.LimiterFactory;
 import dev.limiter.rules.StoreSpec;
 import java.time.Duration;
@@ -55,7 +56,14 @@ public final class RedisLimiterFactory implements LimiterFactory {
             if (redis == null) {
                 redis = RedisStore.connect(settings(store));
                 stores.put(store, redis);
-                log.info("limiter: store " + redact(store) + " " + redis.state().name().toLowerCase());
+                if (redis.state() == StoreState.UP) {
+                    log.info("limiter: store " + redact(store) + " up");
+                } else {
+                    // e.g. a wrong password: say why, once; the store keeps probing and recovers by itself
+                    log.warning("limiter: store " + redact(store) + " " + redis.state().name().toLowerCase()
+                            + " (on-failure " + store.onFailure() + " applies until it answers): "
+                            + redis.stats().getLastError());
+                }
             }
             return redis.limiter(ruleId, strategy.name(), config, maxKeys);
         } catch (IllegalArgumentException e) {

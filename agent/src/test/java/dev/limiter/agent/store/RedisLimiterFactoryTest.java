@@ -15,6 +15,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -177,6 +179,39 @@ class RedisLimiterFactoryTest {
 
         assertThat(limiter).isInstanceOf(LocalKeyedLimiter.class);
         assertThat(limiter.tryAcquire("k", out)).isTrue();
+    }
+
+    @Test
+    void aWrongPasswordIsLoggedOnceWithTheReasonAndOnFailureApplies() throws InterruptedException {
+        TestRedis secured = TestRedis.start("--requirepass", "right-pw");
+        try (LogCapture capture = LogCapture.on(log)) {
+            List<LogRecord> records = capture.records;
+            StoreSpec wrong = new StoreSpec("redis", List.of(secured.uri("app:wrong-pw")), 2000, "local",
+                    "agent-test:");
+            KeyedLimiter limiter = first.create("secured", wrong, Strategies.byName("fixed-window"),
+                    LimitConfig.of(2, 60_000), 10);
+            int admitted = 0;
+            for (int i = 0; i < 4; i++) {
+                admitted += limiter.tryAcquire("k", out) ? 1 : 0;
+            }
+            assertThat(admitted).as("on-failure: local").isEqualTo(2);
+
+            assertThat(records).hasSize(1);
+            LogRecord record = records.get(0);
+            System.out.println(record.getLevel() + ": " + record.getMessage());
+            assertThat(record.getLevel()).isEqualTo(Level.WARNING);
+            assertThat(record.getMessage()).contains("redis://app:***@127.0.0.1", "fallback", "on-failure local",
+                    "WRONGPASS").doesNotContain("wrong-pw");
+
+            StoreSpec right = new StoreSpec("redis", List.of(secured.uri(":right-pw")), 2000, "local",
+                    "agent-test:");
+            KeyedLimiter ok = first.create("secured", right, Strategies.byName("fixed-window"),
+                    LimitConfig.of(2, 60_000), 10);
+            assertThat(ok.tryAcquire("k", out)).isTrue();
+            assertThat(records.get(1).getMessage()).endsWith(" up").doesNotContain("right-pw");
+        } finally {
+            secured.close();
+        }
     }
 
     @Test

@@ -8,9 +8,12 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 
-/** A private {@code redis-server} on a free port (never the system one), no persistence. */
+/** A private {@code redis-server} on a free port (never the system one), no persistence, extra options given. */
 final class TestRedis implements AutoCloseable {
 
     private final int port;
@@ -21,20 +24,25 @@ final class TestRedis implements AutoCloseable {
         this.process = process;
     }
 
-    static TestRedis start() {
+    static TestRedis start(String... extraArgs) {
         try {
             int port;
             try (ServerSocket socket = new ServerSocket(0)) {
                 port = socket.getLocalPort();
             }
             Path dir = Files.createTempDirectory("limiter-agent-redis-");
-            Process process = new ProcessBuilder("redis-server", "--port", String.valueOf(port), "--bind",
+            List<String> command = new ArrayList<>(List.of("redis-server", "--port", String.valueOf(port), "--bind",
                     "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--loglevel",
-                    "warning").redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
+                    "warning"));
+            command.addAll(List.of(extraArgs));
+            Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("redis.log").toFile()).start();
             TestRedis redis = new TestRedis(port, process);
             await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
                 try (Jedis jedis = new Jedis("127.0.0.1", port, 2000)) {
                     return "PONG".equals(jedis.ping());
+                } catch (JedisDataException e) {
+                    return e.getMessage() != null && e.getMessage().startsWith("NOAUTH"); // --requirepass: up
                 }
             });
             return redis;
@@ -45,6 +53,11 @@ final class TestRedis implements AutoCloseable {
 
     String uri() {
         return "redis://127.0.0.1:" + port;
+    }
+
+    /** The URI with {@code userInfo} ({@code user:password} or {@code :password}) before the host. */
+    String uri(String userInfo) {
+        return "redis://" + userInfo + "@127.0.0.1:" + port;
     }
 
     @Override
