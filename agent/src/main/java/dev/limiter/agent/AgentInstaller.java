@@ -51,6 +51,8 @@ public final class AgentInstaller {
         }
         // after the property: Byte Buddy reads it at class init
         Thread warmUp = Weaver.usesAgentBuilder() ? TransformerWarmUp.start() : null;
+        // JUL set up here, before any other thread of ours can ask for it: a LogManager initialising on the
+        // application's thread while ours waits on it is how agents deadlock
         Logger log = Logger.getLogger(LOGGER);
         AgentArgs args;
         try {
@@ -60,9 +62,70 @@ public final class AgentInstaller {
                     + "; the application runs unprotected");
             return;
         }
+        ThrottledLog errors = new ThrottledLog(LOGGER, 10_000);
+        PendingRules pending = args.strict() || warmUp != null ? null : PendingRules.loading(args.rules());
+        if (pending != null && !pending.mayNameClasses()) {
+            loadInBackground(args, inst, log, errors, pending, started);
+            return;
+        }
+        RuleSetHolder holder = loadRules(args, log);
+        long rulesLoaded = System.nanoTime();
+        LimiterBridge.install(new ServletLimiter(holder, errors));
+        LimiterBridge.installMethods(new MethodLimiter(holder, errors));
+        if (warmUp != null) {
+            TransformerWarmUp.await(warmUp);
+        }
+        Weaver.install(inst, holder, errors);
+        long woven = System.nanoTime();
+        Diagnostics.startupTimes((rulesLoaded - started) / 1_000_000, (woven - rulesLoaded) / 1_000_000,
+                (woven - started) / 1_000_000);
+        start(holder, inst, log, errors);
+    }
+
+    /**
+     * The fast start for a rules file with HTTP rules only ({@link PendingRules}): the transformer is installed
+     * at once and weaves servlets, filters and mappers (which need no rules) while a daemon thread parses the
+     * file; a request that arrives before the rules waits for them ({@link PendingServletDelegate}). premain
+     * returns without the parse, so the application's start-up and ours overlap.
+     */
+    private static void loadInBackground(AgentArgs args, Instrumentation inst, Logger log, ThrottledLog errors,
+            PendingRules pending, long started) {
+        PendingServletDelegate gate = new PendingServletDelegate(pending);
+        LimiterBridge.install(gate);
+        Weaver.installWhileRulesLoad(inst, pending, errors);
+        Diagnostics.startupTimes(-1, (System.nanoTime() - started) / 1_000_000,
+                (System.nanoTime() - started) / 1_000_000);
+
+        Thread loader = new Thread(() -> {
+            RuleSetHolder holder = null;
+            try {
+                long parse = System.nanoTime();
+                holder = loadRules(args, log);
+                Diagnostics.rulesLoaded((System.nanoTime() - parse) / 1_000_000);
+                LimiterBridge.installMethods(new MethodLimiter(holder, errors));
+                gate.ready(new ServletLimiter(holder, errors));
+            } catch (Throwable t) {
+                log.log(Level.SEVERE, "limiter: cannot load the rules; the application runs unprotected", t);
+            } finally {
+                pending.complete(holder); // also on failure: waiting requests go on (unchecked) at once
+            }
+            if (holder != null) {
+                start(holder, inst, log, errors);
+            }
+        }, "limiter-rules");
+        loader.setDaemon(true);
+        // the thread's loader is the agent's (it runs agent code); the application's never leaks into it
+        loader.setContextClassLoader(AgentInstaller.class.getClassLoader());
+        loader.start();
+    }
+
+    /**
+     * Registers custom strategies, parses the rules and prints the banner (or, with {@code strict=true}, stops
+     * the JVM on invalid rules).
+     */
+    private static RuleSetHolder loadRules(AgentArgs args, Logger log) {
         List<String> custom = customStrategies(args, log);
         RuleSetHolder holder = StoreWiring.open(args.rules(), log);
-        long rulesLoaded = System.nanoTime();
         String banner = StartupBanner.of(AgentVersion.get(), holder);
         if (!custom.isEmpty()) {
             banner += "\ncustom strategies " + String.join(", ", custom) + " from " + args.strategies();
@@ -71,25 +134,21 @@ public final class AgentInstaller {
             if (args.strict()) {
                 log.severe(banner + "\nlimiter: strict=true, stopping the JVM");
                 System.exit(1);
-                return;
             }
             log.warning(banner);
         } else {
             log.info(banner);
         }
-        ThrottledLog errors = new ThrottledLog(LOGGER, 10_000);
+        return holder;
+    }
+
+    /**
+     * Everything that needs the rules once the limiters and the transformer are in: reload logging and
+     * re-weaving, the runtime handle, the file watcher and JMX.
+     */
+    private static void start(RuleSetHolder holder, Instrumentation inst, Logger log, ThrottledLog errors) {
         holder.addListener(new ReloadLog(log));
-        LimiterBridge.install(new ServletLimiter(holder, errors));
-        LimiterBridge.installMethods(new MethodLimiter(holder, errors));
-        long weaving = System.nanoTime();
-        if (warmUp != null) {
-            TransformerWarmUp.await(warmUp);
-        }
-        Weaver.install(inst, holder, errors);
         holder.addListener(new Reweaver(holder, inst, errors));
-        long woven = System.nanoTime();
-        Diagnostics.startupTimes((rulesLoaded - started) / 1_000_000, (woven - weaving) / 1_000_000,
-                (woven - started) / 1_000_000);
         AgentRuntime.publish(new AgentRuntime(holder, inst, errors));
         startWatching(holder, log);
         JmxStarter.start(holder, log);

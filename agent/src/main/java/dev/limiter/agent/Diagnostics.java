@@ -23,11 +23,23 @@ public final class Diagnostics {
         }
     }
 
-    /** With {@code limiter.debug}: how long premain's parts took, to tell rules parsing from weaving set-up. */
+    /**
+     * With {@code limiter.debug}: how long premain's parts took, to tell rules parsing from weaving set-up
+     * ({@code rulesMillis} negative: the rules load in the background, see {@link #rulesLoaded}).
+     */
     static void startupTimes(long rulesMillis, long weaverMillis, long totalMillis) {
         if (DEBUG) {
-            Logger.getLogger("dev.limiter").log(Level.INFO, "limiter: premain took " + totalMillis + " ms (rules "
-                    + rulesMillis + " ms, transformer installation " + weaverMillis + " ms)");
+            String rules = rulesMillis < 0 ? "rules loading in the background" : "rules " + rulesMillis + " ms";
+            Logger.getLogger("dev.limiter").log(Level.INFO, "limiter: premain took " + totalMillis + " ms ("
+                    + rules + ", transformer installation " + weaverMillis + " ms)");
+        }
+    }
+
+    /** With {@code limiter.debug}: how long the background parse of the rules took. */
+    static void rulesLoaded(long millis) {
+        if (DEBUG) {
+            Logger.getLogger("dev.limiter").log(Level.INFO, "limiter: rules loaded in the background in " + millis
+                    + " ms");
         }
     }
 

@@ -60,6 +60,15 @@ final class Weaver {
     }
 
     /**
+     * Servlets, filters and JAX-RS exception mappers at once, and the methods the rules name once {@code rules}
+     * have loaded (our own transformer only: the background load is never used with the fallback).
+     */
+    static ResettableClassFileTransformer installWhileRulesLoad(Instrumentation inst, PendingRules rules,
+            ThrottledLog log) {
+        return LimiterTransformer.forRules(rules, log, Diagnostics::woven).installOn(inst);
+    }
+
+    /**
      * Servlets, the methods the rules in {@code holder} name and the JAX-RS exception mappers (neither if
      * {@code holder} is null).
      */
