@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.commons.ClassRemapper;
 import net.bytebuddy.jar.asm.commons.SimpleRemapper;
 import org.junit.jupiter.api.AfterEach;
@@ -104,7 +105,7 @@ class TransformDoesNotInitialiseTest {
 
     /** The class file of a nested fixture, renamed into {@link #PACKAGE} (both fixtures renamed together). */
     private static byte[] renamed(Class<?> fixture) {
-        SimpleRemapper names = new SimpleRemapper(Map.of(
+        SimpleRemapper names = new SimpleRemapper(Opcodes.ASM9, Map.of(
                 ClassFiles.internalName(RecordingServletBase.class), BASE,
                 ClassFiles.internalName(LeafServlet.class), LEAF));
         ClassWriter writer = new ClassWriter(0);
