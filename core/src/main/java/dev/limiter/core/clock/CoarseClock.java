@@ -5,14 +5,16 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Epoch millis read from a volatile field that one daemon thread refreshes every millisecond, so the request path
- * pays a plain memory read (~1 ns) instead of {@link System#currentTimeMillis()} (~20-100 ns, more on some
- * virtual machines).
+ * pays a plain memory read (~2 ns) instead of {@link System#currentTimeMillis()} (~30 ns on our 2-core VM with
+ * the TSC clock source; several times that on VMs whose clock source needs a system call).
  *
- * <p>The accuracy it costs: the value lags real time by up to one tick (1 ms) plus the timer thread's
- * scheduling delay, which on a loaded machine can reach a few milliseconds (the thread sleeps with
- * {@link LockSupport#parkNanos}). Windows and refills are therefore late by that much, never early: a limiter
- * on this clock never admits more than its limit over any span of its own time. For limits with windows of
- * 100 ms and up the error is under a few percent of a window; for 1 ms windows use {@link SystemClock}.
+ * <p>The accuracy it costs: the value lags real time by up to one tick (1 ms, plus the oversleep of
+ * {@link LockSupport#parkNanos}) plus however long the timer thread waits for a CPU. Measured with the
+ * benchmarks' {@code CoarseClockLag} on a shared 2-core VM (docs/strategies.md, "Time"): at load 8, p50 1 ms,
+ * p99 6 ms, max 60 ms; with the CPUs saturated, p99 34 ms, max ~100 ms. Windows and refills are therefore late
+ * by that much, never early: a limiter on this clock never admits more than its limit over any span of its own
+ * time. For windows of a second and more that is a small fraction of a window; for windows under ~100 ms use
+ * {@link SystemClock}.
  *
  * <p><b>The ticker sleeps while nobody reads.</b> Ticking costs about 2.3 % of a core (1,000 wake-ups a second,
  * measured in the agent), which an idle service should not pay. Every {@value #PROBE_TICKS} ticks the timer
