@@ -130,6 +130,33 @@ class LocalKeyedLimiterTest {
     }
 
     @Test
+    void aForcedSweepFreesSeveralSlotsSoTheNextInsertionsTakeNoLock() {
+        assertThat(LocalKeyedLimiter.forcedBatch(3)).isEqualTo(1);
+        assertThat(LocalKeyedLimiter.forcedBatch(255)).isEqualTo(1);
+        assertThat(LocalKeyedLimiter.forcedBatch(640)).isEqualTo(5);
+        assertThat(LocalKeyedLimiter.forcedBatch(1_000_000)).isEqualTo(LocalKeyedLimiter.MAX_FORCED_BATCH);
+        int maxKeys = 1280;
+        int batch = LocalKeyedLimiter.forcedBatch(maxKeys);
+        LocalKeyedLimiter limiter = LocalKeyedLimiter.create(FixedWindowStrategy.INSTANCE,
+                LimitConfig.of(1, 60_000).withClock(clock), maxKeys);
+        for (int i = 0; i < maxKeys; i++) {
+            assertThat(limiter.tryAcquire("busy" + i, out)).isTrue(); // none idle: each used its budget
+        }
+        assertThat(limiter.tryAcquire("new0", out)).isTrue();
+        assertThat(limiter.activeKeys()).as("%d busy keys evicted, one inserted", batch)
+                .isEqualTo(maxKeys - batch + 1).isEqualTo(limiter.mapSize());
+        for (int i = 1; i < batch; i++) {
+            assertThat(limiter.tryAcquire("new" + i, out)).isTrue();
+        }
+        assertThat(limiter.activeKeys()).as("the freed slots are used, nothing more evicted").isEqualTo(maxKeys);
+        int kept = 0;
+        for (int i = 0; i < maxKeys; i++) {
+            kept += limiter.bucket("busy" + i) == null ? 0 : 1;
+        }
+        assertThat(kept).isEqualTo(maxKeys - batch);
+    }
+
+    @Test
     void evictIdleSweepsEveryIdleKey() {
         LocalKeyedLimiter limiter = LocalKeyedLimiter.create(FixedWindowStrategy.INSTANCE,
                 LimitConfig.of(1, 1000).withClock(clock), 100);
