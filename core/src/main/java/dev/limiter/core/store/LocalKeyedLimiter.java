@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Why not Caffeine: core is JDK-only, and its W-TinyLFU admission buys hit-rate, which a limiter does not
  * need: an evicted key costs a budget reset, not a cache miss to recompute, and idle keys (the common victims)
- * cost nothing at all.
+ * cost nothing at all. Measured against a Caffeine store (docs/strategies.md): an existing key 2-3x cheaper,
+ * 72 instead of 113 bytes per key, a new key in a full store 64 instead of ~515 bytes allocated.
  *
  * <p>The counter is incremented before a put and decremented after a remove, so the map never holds more than
  * {@code maxKeys} entries, even with many threads inserting at once.
