@@ -137,13 +137,13 @@ class FaultInjectionLimiterTest {
                 });
         List<MatchResult> all = records();
         assertThat(all).hasSize(before + 1);
-        assertThat(all.get(before).group(4)).as("the record after the quiet interval counts the suppressed ones")
-                .isNotNull();
+        assertThat(all.size()).as("the throttle held failures back").isLessThan(faultsSent);
         long accounted = 0;
         for (MatchResult record : all) {
             accounted += 1 + (record.group(4) == null ? 0 : Long.parseLong(record.group(4)));
         }
-        // the last request logged, so every failure so far is either a record or counted in one
+        // the last request logged, so every failure so far is either a record or counted in a later one's
+        // "(N similar messages suppressed)"
         assertThat(accounted).as(server.tail(40)).isEqualTo(faultsSent);
         assertThat(errors("fault-allow") + errors("fault-reject")).isEqualTo(faultsSent);
     }
