@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -71,8 +72,10 @@ class CustomStrategyTest {
 
     @Test
     void theCustomStrategyAdmitsExactlyItsLimitPerKey() {
-        assertThat(server.output()).contains("started: rules " + rules.path() + ", 1 rule")
-                .contains("custom strategies sliding-log from [" + example + "]");
+        // the banner may follow LISTENING: an HTTP-only rules file is parsed on a daemon thread
+        server.awaitOutput(Pattern.quote("custom strategies sliding-log from [" + example + "]"),
+                Duration.ofSeconds(60));
+        assertThat(server.output()).contains("started: rules " + rules.path() + ", 1 rule");
         HttpApi http = server.http();
         List<Integer> statuses = new ArrayList<>();
         HttpResponse<String> last = null;
