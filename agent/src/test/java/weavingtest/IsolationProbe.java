@@ -2,7 +2,9 @@ package weavingtest;
 
 /**
  * Main class run in a forked JVM with the packaged agent: prints what the application can see, one fact per
- * line, for {@code PackagedAgentJarLayoutTest}.
+ * line, for {@code PackagedAgentJarLayoutTest}. It ends with a request through the bridge, as a server would
+ * make on its first request: with HTTP-only rules the agent parses them on a daemon thread, and the request
+ * waits for them, so the banner is out before this JVM exits.
  */
 public final class IsolationProbe {
 
@@ -27,5 +29,9 @@ public final class IsolationProbe {
         }
         System.out.println("resource inst=" + (IsolationProbe.class.getClassLoader()
                 .getResource("dev/limiter/agent/AgentInstaller.class") != null));
+        boolean rejected = (Boolean) bridge.getMethod("servletEnter", Object.class, Object.class)
+                .invoke(null, new Object(), new Object());
+        bridge.getMethod("servletExit").invoke(null);
+        System.out.println("first-request-rejected=" + rejected);
     }
 }
