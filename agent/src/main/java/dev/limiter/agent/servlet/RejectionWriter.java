@@ -53,7 +53,7 @@ final class RejectionWriter {
         }
         try {
             if (!api.committed(response)) {
-                // the limiter's own clock: it set the reset time in out, and it is a cheap read (CoarseClock)
+                // the limiter's own clock: it set the reset time in out
                 long now = rule.limiter().config().clock().millis();
                 spec.headers(rule, out, false, now, sink.aim(api, response));
                 Throwable failure = sink.finish();

@@ -1,6 +1,7 @@
 package dev.limiter.agent.store;
 
 import dev.limiter.agent.jmx.StoreJmx;
+import dev.limiter.core.clock.SystemClock;
 import dev.limiter.rules.RuleSetHolder;
 import java.nio.file.Path;
 import java.util.logging.Logger;
@@ -12,6 +13,11 @@ import java.util.logging.Logger;
  * first such rule (at most one {@code timeout} at start-up if Redis does not answer: the store then starts in
  * fallback and connects by itself later). The store MBean is registered by {@link StoreJmx}'s delayed daemon
  * thread, never from premain.
+ *
+ * <p>Rules read time from {@link SystemClock}, not the core's default {@code CoarseClock}: a coarse clock's timer
+ * thread wakes 1,000 times a second while there is traffic, about 2.3 % of a core, which at the request rates
+ * of one JVM is far more than a {@code currentTimeMillis()} per check (~30 ns), and it can lag by tens of
+ * milliseconds on a busy machine (docs/strategies.md, "Time").
  */
 public final class StoreWiring {
 
@@ -21,7 +27,7 @@ public final class StoreWiring {
     /** {@link RuleSetHolder#open} with Redis-backed limiters for {@code store: redis} rules. */
     public static RuleSetHolder open(Path rules, Logger log) {
         RedisLimiterFactory factory = new RedisLimiterFactory(log);
-        RuleSetHolder holder = RuleSetHolder.open(rules, null, factory);
+        RuleSetHolder holder = RuleSetHolder.open(rules, SystemClock.INSTANCE, factory);
         StoreRetention retention = new StoreRetention(factory);
         retention.retain(holder.current());
         holder.addListener(retention);
