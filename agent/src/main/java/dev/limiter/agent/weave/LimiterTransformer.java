@@ -23,8 +23,9 @@ import net.bytebuddy.utility.JavaModule;
  * <p>Why not Byte Buddy's {@code AgentBuilder}: building one costs most of the agent's start-up (its
  * transformer's static initialiser generates a class with Byte Buddy, its set-up creates reflective proxies),
  * although our matching needs none of it. Here every class is first rejected by name ({@link IgnoredTypes}),
- * then by what its loader can see ({@link ApiVisibility}), and only classes of a loader that sees the servlet
- * or JAX-RS API have their class-file header and those of their super types read ({@link SuperTypes}); a class
+ * then by what its loader can see ({@link ApiVisibility}), then by the method names in its constant pool
+ * ({@link EntryPointNames}), and only then are its class-file header and those of its super types read
+ * ({@link SuperTypes}); a class
  * a {@code method:} or {@code jaxrs:} rule names is recognised by name. Servlets, filters and mappers are woven
  * with plain ASM ({@link EntryPointWeaver}); Byte Buddy's weaving classes load only with the first class a rule
  * names ({@link ClassWeaver}), so a servlet application with HTTP rules never loads them.
@@ -115,7 +116,8 @@ public final class LimiterTransformer extends ResettableClassFileTransformer.Abs
         busy.set(Boolean.TRUE);
         try {
             int visible = apis.of(loader) & targetMask;
-            int targets = visible == 0 ? 0 : superTypes.of(loader, internalName, classFile) & visible;
+            int targets = visible == 0 || !EntryPointNames.mayDeclare(classFile, visible) ? 0
+                    : superTypes.of(loader, internalName, classFile) & visible;
             String binaryName = null;
             boolean named = false;
             RuleSetHolder holder = namingRules();
