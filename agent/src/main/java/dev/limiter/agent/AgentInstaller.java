@@ -95,24 +95,7 @@ public final class AgentInstaller {
         Weaver.installWhileRulesLoad(inst, pending, errors);
         Diagnostics.startupTimes(-1, (System.nanoTime() - started) / 1_000_000,
                 (System.nanoTime() - started) / 1_000_000);
-
-        Thread loader = new Thread(() -> {
-            RuleSetHolder holder = null;
-            try {
-                long parse = System.nanoTime();
-                holder = loadRules(args, log);
-                Diagnostics.rulesLoaded((System.nanoTime() - parse) / 1_000_000);
-                LimiterBridge.installMethods(new MethodLimiter(holder, errors));
-                gate.ready(new ServletLimiter(holder, errors));
-            } catch (Throwable t) {
-                log.log(Level.SEVERE, "limiter: cannot load the rules; the application runs unprotected", t);
-            } finally {
-                pending.complete(holder); // also on failure: waiting requests go on (unchecked) at once
-            }
-            if (holder != null) {
-                start(holder, inst, log, errors);
-            }
-        }, "limiter-rules");
+        Thread loader = new Thread(new RulesLoader(args, inst, log, errors, pending, gate), "limiter-rules");
         loader.setDaemon(true);
         // the thread's loader is the agent's (it runs agent code); the application's never leaks into it
         loader.setContextClassLoader(AgentInstaller.class.getClassLoader());
@@ -171,6 +154,46 @@ public final class AgentInstaller {
             log.severe("limiter " + AgentVersion.get() + ": " + e.getMessage()
                     + "; rules that use its strategies are invalid");
             return List.of();
+        }
+    }
+
+    /** The background parse of {@link #loadInBackground} (a class, not a lambda: nothing to spin in premain). */
+    private static final class RulesLoader implements Runnable {
+
+        private final AgentArgs args;
+        private final Instrumentation inst;
+        private final Logger log;
+        private final ThrottledLog errors;
+        private final PendingRules pending;
+        private final PendingServletDelegate gate;
+
+        RulesLoader(AgentArgs args, Instrumentation inst, Logger log, ThrottledLog errors, PendingRules pending,
+                PendingServletDelegate gate) {
+            this.args = args;
+            this.inst = inst;
+            this.log = log;
+            this.errors = errors;
+            this.pending = pending;
+            this.gate = gate;
+        }
+
+        @Override
+        public void run() {
+            RuleSetHolder holder = null;
+            try {
+                long parse = System.nanoTime();
+                holder = loadRules(args, log);
+                Diagnostics.rulesLoaded((System.nanoTime() - parse) / 1_000_000);
+                LimiterBridge.installMethods(new MethodLimiter(holder, errors));
+                gate.ready(new ServletLimiter(holder, errors));
+            } catch (Throwable t) {
+                log.log(Level.SEVERE, "limiter: cannot load the rules; the application runs unprotected", t);
+            } finally {
+                pending.complete(holder); // also on failure: waiting requests go on (unchecked) at once
+            }
+            if (holder != null) {
+                start(holder, inst, log, errors);
+            }
         }
     }
 

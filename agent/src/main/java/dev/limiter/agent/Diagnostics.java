@@ -1,6 +1,7 @@
 package dev.limiter.agent;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -12,6 +13,14 @@ public final class Diagnostics {
 
     private static final boolean DEBUG = Boolean.getBoolean("limiter.debug");
     private static final AtomicInteger WOVEN = new AtomicInteger();
+
+    /** {@link #woven} as the transformer's listener; a class, not a method reference: no lambda in premain. */
+    static final Consumer<String> WOVEN_LISTENER = new Consumer<>() {
+        @Override
+        public void accept(String className) {
+            woven(className);
+        }
+    };
 
     private Diagnostics() {
     }

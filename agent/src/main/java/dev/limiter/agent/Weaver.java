@@ -65,7 +65,7 @@ final class Weaver {
      */
     static ResettableClassFileTransformer installWhileRulesLoad(Instrumentation inst, PendingRules rules,
             ThrottledLog log) {
-        return LimiterTransformer.forRules(rules, log, Diagnostics::woven).installOn(inst);
+        return LimiterTransformer.forRules(rules, log, Diagnostics.WOVEN_LISTENER).installOn(inst);
     }
 
     /**
@@ -74,7 +74,7 @@ final class Weaver {
      */
     static ResettableClassFileTransformer install(Instrumentation inst, RuleSetHolder holder, ThrottledLog log) {
         if (!usesAgentBuilder()) {
-            return new LimiterTransformer(holder, log, Diagnostics::woven).installOn(inst);
+            return new LimiterTransformer(holder, log, Diagnostics.WOVEN_LISTENER).installOn(inst);
         }
         AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
                 .disableClassFormatChanges()

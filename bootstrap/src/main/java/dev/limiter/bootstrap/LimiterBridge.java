@@ -19,7 +19,13 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class LimiterBridge {
 
-    private static final ThreadLocal<RequestFrame> FRAME = ThreadLocal.withInitial(RequestFrame::new);
+    /** An anonymous class, not {@code withInitial(RequestFrame::new)}: no lambda to spin in premain. */
+    private static final ThreadLocal<RequestFrame> FRAME = new ThreadLocal<>() {
+        @Override
+        protected RequestFrame initialValue() {
+            return new RequestFrame();
+        }
+    };
     private static final LongAdder INTERNAL_ERRORS = new LongAdder();
 
     private static volatile BridgeDelegate delegate;
