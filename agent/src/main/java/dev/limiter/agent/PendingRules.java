@@ -11,8 +11,8 @@ import java.util.concurrent.TimeUnit;
  * The rules while they load at start-up: premain may start the parse on a background thread and return, so the
  * application's own start-up runs meanwhile (parsing YAML is most of what the agent costs at start-up).
  *
- * <p>Only for a file that cannot name classes ({@link #mayNameClasses(byte[])}: it does not contain the words
- * {@code method} or {@code jaxrs}): then what is woven meanwhile (servlets, filters, mappers) needs no rules, and
+ * <p>Only for a file that cannot name classes ({@link #mayNameClasses(byte[])}: no {@code method:} key and no
+ * word {@code jaxrs}): then what is woven meanwhile (servlets, filters, mappers) needs no rules, and
  * the one thing that must not happen before the rules are known, checking a request, waits for them, bounded
  * by {@link #WAIT_MILLIS} ({@link PendingServletDelegate}). A file that may name classes is parsed in premain,
  * as the class loads that follow need it; so is any file with {@code strict=true}.
@@ -49,8 +49,11 @@ public final class PendingRules {
     }
 
     /**
-     * False only if a rules file with this content cannot have a {@code method:} or {@code jaxrs:} rule. Errs on
-     * the side of true: any backslash (a YAML escape could spell a key) or NUL byte (a UTF-16 file) counts too.
+     * False only if a rules file with this content cannot have a {@code method:} or {@code jaxrs:} rule: the
+     * word {@code jaxrs} appears nowhere, and {@code method} never as a key (followed, after an optional quote
+     * and blanks, by a colon or the end of the line; {@code methods: [GET]} of an HTTP rule is not one). Errs on
+     * the side of true: any
+     * backslash (a YAML escape could spell a key) or NUL byte (a UTF-16 file) counts too.
      */
     static boolean mayNameClasses(byte[] text) {
         for (byte b : text) {
@@ -59,7 +62,24 @@ public final class PendingRules {
             }
         }
         String ascii = new String(text, java.nio.charset.StandardCharsets.ISO_8859_1);
-        return ascii.contains("method") || ascii.contains("jaxrs");
+        if (ascii.contains("jaxrs")) {
+            return true;
+        }
+        for (int at = ascii.indexOf("method"); at >= 0; at = ascii.indexOf("method", at + 1)) {
+            int next = at + "method".length();
+            if (next < ascii.length() && (ascii.charAt(next) == '"' || ascii.charAt(next) == '\'')) {
+                next++;
+            }
+            while (next < ascii.length() && (ascii.charAt(next) == ' ' || ascii.charAt(next) == '\t')) {
+                next++;
+            }
+            // a colon makes it a key; so can one on a later line (YAML's explicit "? method")
+            if (next == ascii.length() || ascii.charAt(next) == ':' || ascii.charAt(next) == '\n'
+                    || ascii.charAt(next) == '\r') {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Hands over the loaded rules (valid or not) and wakes everything that waits. */

@@ -44,6 +44,11 @@ class PendingRulesTest {
         assertThat(mayName("version: 1\nrules:\n  - id: a\n    match: { http: { path: /a } }\n    limit: 1\n"))
                 .isFalse();
         assertThat(mayName("rules:\n  - match: { method: { class: a.B, method: c } }\n")).isTrue();
+        // an HTTP rule's methods list is not a method: rule, whatever the spacing and quoting of a real key
+        assertThat(mayName("rules:\n  - match: { http: { path: /a, methods: [GET, POST] } }\n")).isFalse();
+        assertThat(mayName("rules:\n  - match:\n      \"method\" : { class: a.B }\n")).isTrue();
+        assertThat(mayName("rules:\n  - match:\n      'method':\t{ class: a.B }\n")).isTrue();
+        assertThat(mayName("rules:\n  - match:\n      ? method\n      : { class: a.B }\n")).isTrue();
         assertThat(mayName("rules:\n  - match:\n      jaxrs: { class: a.B }\n")).isTrue();
         // a YAML escape could spell the key; a NUL byte means UTF-16 or UTF-32, which the ASCII test cannot read
         assertThat(mayName("rules:\n  - match: { \"m\\x65thod\": { class: a.B } }\n")).isTrue();
