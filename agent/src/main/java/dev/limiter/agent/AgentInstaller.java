@@ -92,9 +92,10 @@ public final class AgentInstaller {
             PendingRules pending, long started) {
         PendingServletDelegate gate = new PendingServletDelegate(pending);
         LimiterBridge.install(gate);
+        long weaving = System.nanoTime();
         Weaver.installWhileRulesLoad(inst, pending, errors);
-        Diagnostics.startupTimes(-1, (System.nanoTime() - started) / 1_000_000,
-                (System.nanoTime() - started) / 1_000_000);
+        long woven = System.nanoTime();
+        Diagnostics.startupTimes(-1, (woven - weaving) / 1_000_000, (woven - started) / 1_000_000);
         Thread loader = new Thread(new RulesLoader(args, inst, log, errors, pending, gate), "limiter-rules");
         loader.setDaemon(true);
         // the thread's loader is the agent's (it runs agent code); the application's never leaks into it

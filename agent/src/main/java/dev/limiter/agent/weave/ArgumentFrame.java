@@ -1,5 +1,6 @@
 package dev.limiter.agent.weave;
 
+import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
 
@@ -15,11 +16,28 @@ import net.bytebuddy.jar.asm.Type;
  */
 final class ArgumentFrame {
 
-    private ArgumentFrame() {
+    private final Object[] locals;
+    private final boolean written;
+
+    /**
+     * The frame of instance method {@code descriptor} of class {@code owner} (an internal name); {@code written}
+     * false for class files older than Java 6, which have no frames.
+     */
+    ArgumentFrame(String owner, String descriptor, boolean written) {
+        this.locals = locals(owner, descriptor);
+        this.written = written;
+    }
+
+    /** Writes the frame at the current position, with {@code stackTop} (or nothing) on the operand stack. */
+    void visit(MethodVisitor target, String stackTop) {
+        if (written) {
+            target.visitFrame(Opcodes.F_NEW, locals.length, locals, stackTop == null ? 0 : 1,
+                    stackTop == null ? null : new Object[] {stackTop});
+        }
     }
 
     /** The receiver (type {@code owner}, an internal name) followed by the arguments of {@code descriptor}. */
-    static Object[] locals(String owner, String descriptor) {
+    private static Object[] locals(String owner, String descriptor) {
         Type[] arguments = Type.getArgumentTypes(descriptor);
         Object[] locals = new Object[arguments.length + 1];
         locals[0] = owner;

@@ -26,15 +26,13 @@ final class MapperEntryAdvice extends MethodVisitor {
     private static final String THROWABLE = "java/lang/Throwable";
     private static final String OBJECT = "java/lang/Object";
 
-    private final Object[] arguments;
+    private final ArgumentFrame arguments;
     private final String returnType;
-    private final boolean frames;
 
     MapperEntryAdvice(MethodVisitor target, String owner, String descriptor, boolean frames) {
         super(Opcodes.ASM9, target);
-        this.arguments = ArgumentFrame.locals(owner, descriptor);
+        this.arguments = new ArgumentFrame(owner, descriptor, frames);
         this.returnType = Type.getReturnType(descriptor).getInternalName();
-        this.frames = frames;
     }
 
     @Override
@@ -56,14 +54,14 @@ final class MapperEntryAdvice extends MethodVisitor {
         mv.visitTypeInsn(Opcodes.CHECKCAST, returnType);
         mv.visitInsn(Opcodes.ARETURN);
         mv.visitLabel(enterFailed);
-        frame(THROWABLE);
+        arguments.visit(mv, THROWABLE);
         mv.visitInsn(Opcodes.POP);
         mv.visitInsn(Opcodes.ACONST_NULL);
         mv.visitLabel(notOurs);
-        frame(OBJECT);
+        arguments.visit(mv, OBJECT);
         mv.visitInsn(Opcodes.POP);
         mv.visitLabel(body);
-        frame(null);
+        arguments.visit(mv, null);
         // the body's own first instruction may carry a frame too: two frames cannot share an offset
         mv.visitInsn(Opcodes.NOP);
     }
@@ -71,12 +69,5 @@ final class MapperEntryAdvice extends MethodVisitor {
     @Override
     public void visitMaxs(int maxStack, int maxLocals) {
         super.visitMaxs(Math.max(maxStack, 2), maxLocals); // the response and its null test
-    }
-
-    private void frame(String stackTop) {
-        if (frames) {
-            mv.visitFrame(Opcodes.F_NEW, arguments.length, arguments, stackTop == null ? 0 : 1,
-                    stackTop == null ? null : new Object[] {stackTop});
-        }
     }
 }

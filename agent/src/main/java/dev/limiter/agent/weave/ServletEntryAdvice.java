@@ -29,8 +29,7 @@ final class ServletEntryAdvice extends MethodVisitor {
     static final String BRIDGE = "dev/limiter/bootstrap/LimiterBridge";
     private static final String THROWABLE = "java/lang/Throwable";
 
-    private final Object[] arguments;
-    private final boolean frames;
+    private final ArgumentFrame arguments;
     private final Label enterStart = new Label();
     private final Label enterEnd = new Label();
     private final Label enterFailed = new Label();
@@ -41,8 +40,7 @@ final class ServletEntryAdvice extends MethodVisitor {
 
     ServletEntryAdvice(MethodVisitor target, String owner, String descriptor, boolean frames) {
         super(Opcodes.ASM9, target);
-        this.arguments = ArgumentFrame.locals(owner, descriptor);
-        this.frames = frames;
+        this.arguments = new ArgumentFrame(owner, descriptor, frames);
     }
 
     @Override
@@ -58,10 +56,10 @@ final class ServletEntryAdvice extends MethodVisitor {
         mv.visitJumpInsn(Opcodes.IFEQ, body);
         mv.visitJumpInsn(Opcodes.GOTO, skipBody);
         mv.visitLabel(enterFailed);
-        frame(THROWABLE);
+        arguments.visit(mv, THROWABLE);
         mv.visitInsn(Opcodes.POP);
         mv.visitLabel(body);
-        frame(null);
+        arguments.visit(mv, null);
         // the body's own first instruction may carry a frame too: two frames cannot share an offset
         mv.visitInsn(Opcodes.NOP);
         covered.add(body);
@@ -87,11 +85,11 @@ final class ServletEntryAdvice extends MethodVisitor {
         mv.visitLabel(bodyEnd);
         covered.add(bodyEnd);
         mv.visitLabel(skipBody);
-        frame(null);
+        arguments.visit(mv, null);
         exit();
         mv.visitInsn(Opcodes.RETURN);
         mv.visitLabel(handler);
-        frame(THROWABLE);
+        arguments.visit(mv, THROWABLE);
         exit();
         mv.visitInsn(Opcodes.ATHROW);
         mv.visitTryCatchBlock(enterStart, enterEnd, enterFailed, THROWABLE);
@@ -104,13 +102,5 @@ final class ServletEntryAdvice extends MethodVisitor {
 
     private void exit() {
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "servletExit", "()V", false);
-    }
-
-    /** A frame with the arguments as locals and {@code stackTop} (or nothing) on the stack. */
-    private void frame(String stackTop) {
-        if (frames) {
-            mv.visitFrame(Opcodes.F_NEW, arguments.length, arguments, stackTop == null ? 0 : 1,
-                    stackTop == null ? null : new Object[] {stackTop});
-        }
     }
 }
