@@ -115,8 +115,9 @@ public final class ResponseSpec {
      *
      * <p>{@code Retry-After} on rejections always; then per {@link #headerStyle()}: the draft's
      * {@code RateLimit-Policy} (precomputed per rule) and {@code RateLimit: "id";r=REMAINING;t=SECONDS}, and/or
-     * {@code X-RateLimit-Limit / -Remaining / -Reset} (reset as epoch seconds). Formats numbers, so it
-     * allocates; an admitted request that wants no allocation can send just {@link Rule#policyHeader()}.
+     * {@code X-RateLimit-Limit / -Remaining / -Reset} (reset as epoch seconds). The changing values come from
+     * the rule's {@link HeaderText}, so an admitted request allocates nothing once its numbers have been sent
+     * before; a rejection formats {@code Retry-After}.
      *
      * @param nowMillis current epoch millis, for the draft's seconds-until-reset
      */
@@ -126,15 +127,16 @@ public final class ResponseSpec {
         }
         long remaining = Math.max(0, out[Outcome.REMAINING]);
         long reset = out[Outcome.RESET_EPOCH_SECONDS];
+        HeaderText text = rule.headerText();
         if (headerStyle.draft()) {
             long seconds = Math.max(0, reset - nowMillis / 1000);
             sink.header("RateLimit-Policy", rule.policyHeader());
-            sink.header("RateLimit", "\"" + rule.id() + "\";r=" + remaining + ";t=" + seconds);
+            sink.header("RateLimit", text.rateLimit(remaining, seconds));
         }
         if (headerStyle.legacy()) {
             sink.header("X-RateLimit-Limit", rule.limitText());
-            sink.header("X-RateLimit-Remaining", Long.toString(remaining));
-            sink.header("X-RateLimit-Reset", Long.toString(reset));
+            sink.header("X-RateLimit-Remaining", text.remaining(remaining));
+            sink.header("X-RateLimit-Reset", text.reset(reset));
         }
     }
 

@@ -8,7 +8,8 @@ import java.util.List;
  *
  * <p>Immutable except for the state it shares with its predecessor across reloads ({@link RuleState}: the
  * limiter, the stats and the run-time mode). Everything the request path needs is precomputed here, e.g. the
- * {@code RateLimit-Policy} header value, so admitting a request builds no strings.
+ * {@code RateLimit-Policy} header value, or kept once built ({@link HeaderText}: the per-response values), so
+ * admitting a request builds no strings once its numbers have been seen.
  */
 public final class Rule {
 
@@ -41,6 +42,7 @@ public final class Rule {
     private final String matchText;
     private final String policyHeader;
     private final String limitText;
+    private final HeaderText headerText;
     private final RuleState state;
 
     Rule(String id, int index, Target target, List<String> paths, PathPattern[] patterns, int methodBits,
@@ -64,6 +66,7 @@ public final class Rule {
         long limit = state.limiter.config().limit();
         long windowSeconds = Math.max(1, (state.limiter.config().windowMillis() + 999) / 1000);
         this.limitText = Long.toString(limit);
+        this.headerText = new HeaderText(id);
         this.policyHeader = state.limiter.strategy().releasesOnExit()
                 ? "\"" + id + "\";q=" + limit
                 : "\"" + id + "\";q=" + limit + ";w=" + windowSeconds;
@@ -197,6 +200,11 @@ public final class Rule {
     /** The limit as text for {@code X-RateLimit-Limit}; precomputed. */
     public String limitText() {
         return limitText;
+    }
+
+    /** The per-response header values this rule has sent, kept so admitted requests build no strings. */
+    HeaderText headerText() {
+        return headerText;
     }
 
     /**

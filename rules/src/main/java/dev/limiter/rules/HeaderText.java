@@ -1,0 +1,86 @@
+package dev.limiter.rules;
+
+/**
+ * One rule's rate-limit header values that change per response (the draft's {@code RateLimit} item, the
+ * legacy {@code X-RateLimit-Remaining} and {@code -Reset} numbers), kept once written so that an admitted
+ * request whose numbers were seen before sends them without building a string.
+ *
+ * <p>Why a cache: the servlet and JAX-RS APIs take header values as {@code String}s, and the allowed path
+ * must not build strings. The numbers repeat: a key's remaining budget runs through the same values in every
+ * window, with the same seconds-to-reset when its traffic is steady, and other keys run through the same
+ * values too.
+ *
+ * <p>Indexed by the remaining budget itself ({@code remaining mod }{@value #SLOTS}), so the values of one
+ * window never evict each other for limits up to {@value #SLOTS}; each remaining value keeps its two most recent
+ * seconds-to-reset (two ways, the newer first). Reset times, consecutive epoch seconds, have their own small
+ * table. Lock-free and bounded: every slot holds an immutable {@link Entry} (final fields, so a reader on another
+ * thread sees it whole or not at all); a miss formats the text and writes the slot; racing writers overwrite
+ * each other, which costs a later miss, never a wrong text. A value not seen before (e.g. every response of a
+ * limit in the millions) costs one entry and its string.
+ */
+final class HeaderText {
+
+    /** Remaining values told apart without collision: limits up to this many per window. */
+    static final int SLOTS = 1024;
+    private static final int RESETS = 16;
+
+    private final String draftPrefix;
+    private final Entry[] draft = new Entry[2 * SLOTS]; // [2i] newer, [2i + 1] older seconds for remaining i
+    private final Entry[] remaining = new Entry[SLOTS];
+    private final Entry[] resets = new Entry[RESETS];
+
+    /** @param ruleId the rule id, as the draft's {@code RateLimit} item names it */
+    HeaderText(String ruleId) {
+        this.draftPrefix = "\"" + ruleId + "\";r=";
+    }
+
+    /** The draft's {@code RateLimit} value: {@code "id";r=REMAINING;t=SECONDS}. */
+    String rateLimit(long left, long seconds) {
+        int newer = 2 * (int) (left & (SLOTS - 1));
+        Entry entry = draft[newer];
+        if (entry != null && entry.value == left && entry.seconds == seconds) {
+            return entry.text;
+        }
+        Entry older = draft[newer + 1];
+        if (older != null && older.value == left && older.seconds == seconds) {
+            return older.text;
+        }
+        Entry created = new Entry(left, seconds, draftPrefix + left + ";t=" + seconds);
+        draft[newer + 1] = entry;
+        draft[newer] = created;
+        return created.text;
+    }
+
+    /** The remaining budget as decimal text ({@code X-RateLimit-Remaining}). */
+    String remaining(long left) {
+        return number(remaining, (int) (left & (SLOTS - 1)), left);
+    }
+
+    /** A reset time in epoch seconds as decimal text ({@code X-RateLimit-Reset}). */
+    String reset(long epochSeconds) {
+        return number(resets, (int) (epochSeconds & (RESETS - 1)), epochSeconds);
+    }
+
+    private static String number(Entry[] table, int slot, long value) {
+        Entry entry = table[slot];
+        if (entry != null && entry.value == value) {
+            return entry.text;
+        }
+        entry = new Entry(value, 0, Long.toString(value));
+        table[slot] = entry;
+        return entry.text;
+    }
+
+    /** An immutable (numbers, text) pair: safe to publish through a plain array write. */
+    private static final class Entry {
+        final long value;
+        final long seconds;
+        final String text;
+
+        Entry(long value, long seconds, String text) {
+            this.value = value;
+            this.seconds = seconds;
+            this.text = text;
+        }
+    }
+}
