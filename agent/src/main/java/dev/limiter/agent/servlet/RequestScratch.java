@@ -11,9 +11,13 @@ import dev.limiter.rules.Rule;
  * when the request ends.
  *
  * <p>Only its own thread touches it (it hangs off the thread's {@code RequestFrame}); arrays grow on the rare
- * request that matches more rules than any before it on this thread.
+ * request that matches more rules than any before it on this thread. A virtual thread borrows one from the
+ * {@link ScratchPool} for its request instead ({@link #pooled}).
  */
 final class RequestScratch {
+
+    /** Made for a virtual thread: goes back to the {@link ScratchPool} when the request ends. */
+    boolean pooled;
 
     Rule[] matched = new Rule[8];
     final long[] out = Outcome.newArray();

@@ -39,6 +39,7 @@ public final class ServletLimiter implements BridgeDelegate {
     private final ThrottledLog log;
     private final KeyExtractor keys;
     private final RejectionWriter writer = new RejectionWriter();
+    private final ScratchPool scratchPool = new ScratchPool();
 
     public ServletLimiter(RuleSetHolder holder, ThrottledLog log) {
         this(holder, log, Boolean.getBoolean(FAULT_INJECTION));
@@ -141,14 +142,25 @@ public final class ServletLimiter implements BridgeDelegate {
     /**
      * Gives back concurrency permits when the request ends. If the servlet started async processing, the
      * request ends later, on another thread: the permits move to an {@link AsyncRelease} listening on the
-     * request's async context. If that cannot be arranged, they are released now (never leaked).
+     * request's async context. If that cannot be arranged, they are released now (never leaked). A virtual
+     * thread's buffers go back to the pool.
      */
     @Override
     public void onRequestEnd(RequestFrame frame) {
         Object scratch = frame.scratch();
-        if (!(scratch instanceof RequestScratch s) || s.held == 0) {
+        if (!(scratch instanceof RequestScratch s)) {
             return;
         }
+        if (s.held > 0) {
+            releasePermits(frame, s);
+        }
+        if (s.pooled) { // a virtual thread: its next request, if any, takes buffers from the pool again
+            frame.scratch(null);
+            scratchPool.give(s);
+        }
+    }
+
+    private void releasePermits(RequestFrame frame, RequestScratch s) {
         Object request = frame.request();
         ServletApi api = ServletApi.of(request);
         AsyncRelease async = null;
@@ -167,13 +179,27 @@ public final class ServletLimiter implements BridgeDelegate {
         s.releaseAll();
     }
 
-    private static RequestScratch scratch(RequestFrame frame) {
+    /**
+     * The thread's buffers. A platform thread makes them once and keeps them; a virtual thread, which serves
+     * one request and ends, takes them from the pool and gives them back in {@link #onRequestEnd}.
+     */
+    private RequestScratch scratch(RequestFrame frame) {
         Object existing = frame.scratch();
         if (existing instanceof RequestScratch s) {
             return s;
         }
-        RequestScratch created = new RequestScratch();
+        boolean virtual = ScratchPool.oneRequestThread();
+        RequestScratch created = virtual ? scratchPool.take() : null;
+        if (created == null) {
+            created = new RequestScratch();
+            created.pooled = virtual;
+        }
         frame.scratch(created);
         return created;
+    }
+
+    /** Buffers waiting in the pool for virtual threads (tests). */
+    int pooledScratch() {
+        return scratchPool.size();
     }
 }

@@ -1,6 +1,7 @@
 package dev.limiter.agent.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.limiter.agent.ThrottledLog;
 import dev.limiter.bootstrap.LimiterBridge;
@@ -9,9 +10,17 @@ import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSetHolder;
 import dev.limiter.rules.RuleStats;
 import jakarta.servlet.DispatcherType;
+import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.Principal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +37,7 @@ class ServletLimiterTest {
     Path dir;
 
     private RuleSetHolder holder;
+    private ServletLimiter limiter;
 
     @AfterEach
     void tearDown() {
@@ -42,7 +52,8 @@ class ServletLimiterTest {
         Files.writeString(file, "version: 1\n" + rulesYaml);
         holder = RuleSetHolder.open(file);
         assertThat(holder.lastError()).isNull();
-        LimiterBridge.install(new ServletLimiter(holder, new ThrottledLog("dev.limiter.test", 0), true));
+        limiter = new ServletLimiter(holder, new ThrottledLog("dev.limiter.test", 0), true);
+        LimiterBridge.install(limiter);
     }
 
     /** One request through the bridge; returns true if it was rejected (the servlet body would be skipped). */
@@ -152,6 +163,61 @@ class ServletLimiterTest {
         LimiterBridge.servletExit();
         assertThat(call(get("/busy"))).isFalse();
         assertThat(call(get("/busy"))).as("released after the previous request ended").isFalse();
+    }
+
+    @Test
+    void virtualThreadsBorrowTheirBuffersFromThePoolAndCountExactly() throws Exception {
+        Method factory;
+        try {
+            factory = Executors.class.getMethod("newVirtualThreadPerTaskExecutor");
+        } catch (NoSuchMethodException java17) {
+            assumeTrue(false, "virtual threads need Java 21+");
+            return;
+        }
+        rules("""
+                rules:
+                  - id: window
+                    match: { http: { path: /api/** } }
+                    limit: 1100
+                    window: 1m
+                  - id: pool
+                    match: { http: { path: /api/** } }
+                    strategy: concurrency
+                    limit: 1000
+                """);
+        ExecutorService virtual = (ExecutorService) factory.invoke(null);
+        try {
+            for (int i = 0; i < 200; i++) { // one virtual thread after another
+                assertThat(virtual.submit(() -> call(get("/api/x"))).get()).isFalse();
+            }
+            assertThat(limiter.pooledScratch()).as("200 virtual threads in turn share one set of buffers").isEqualTo(1);
+
+            int inFlight = 16;
+            Semaphore slots = new Semaphore(inFlight);
+            List<Future<Boolean>> results = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) { // then 1000 more, up to 16 at a time
+                slots.acquire();
+                results.add(virtual.submit(() -> {
+                    try {
+                        return call(get("/api/y"));
+                    } finally {
+                        slots.release();
+                    }
+                }));
+            }
+            int rejected = 0;
+            for (Future<Boolean> result : results) {
+                rejected += result.get() ? 1 : 0;
+            }
+            assertThat(rejected).isEqualTo(100);
+        } finally {
+            virtual.shutdown();
+            assertThat(virtual.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        }
+        assertStats("window", 1100, 100, 0);
+        assertStats("pool", 1100, 0, 0);
+        assertThat(limiter.pooledScratch()).as("buffers kept: at most about as many as were in flight")
+                .isBetween(1, 2 * 16);
     }
 
     @Test
