@@ -35,6 +35,13 @@ public final class AgentInstaller {
     static final String LOGGER = "dev.limiter";
 
     /**
+     * The banner's source as JUL would infer it: given explicitly, so the first record spares the stack walk
+     * (StackWalker and its lambdas, ~13 classes, 10-20 ms of CPU on the rules thread).
+     */
+    private static final String BANNER_SOURCE = AgentInstaller.class.getName();
+    private static final String BANNER_METHOD = "loadRules";
+
+    /**
      * Byte Buddy's "never use sun.misc.Unsafe" switch, under our relocated name (so it concerns our copy only).
      * We inject no classes, so we never need Unsafe; without it Java 24+ prints a deprecation warning.
      */
@@ -70,7 +77,7 @@ public final class AgentInstaller {
         }
         RuleSetHolder holder = loadRules(args, log);
         long rulesLoaded = System.nanoTime();
-        LimiterBridge.install(new ServletLimiter(holder, errors));
+        LimiterBridge.install(new FirstRequestDelegate(new ServletLimiter(holder, errors)));
         LimiterBridge.installMethods(new MethodLimiter(holder, errors));
         if (warmUp != null) {
             TransformerWarmUp.await(warmUp);
@@ -119,9 +126,9 @@ public final class AgentInstaller {
                 log.severe(banner + "\nlimiter: strict=true, stopping the JVM");
                 System.exit(1);
             }
-            log.warning(banner);
+            log.logp(Level.WARNING, BANNER_SOURCE, BANNER_METHOD, banner);
         } else {
-            log.info(banner);
+            log.logp(Level.INFO, BANNER_SOURCE, BANNER_METHOD, banner);
         }
         return holder;
     }
@@ -186,7 +193,7 @@ public final class AgentInstaller {
                 holder = loadRules(args, log);
                 Diagnostics.rulesLoaded((System.nanoTime() - parse) / 1_000_000);
                 LimiterBridge.installMethods(new MethodLimiter(holder, errors));
-                gate.ready(new ServletLimiter(holder, errors));
+                gate.ready(new FirstRequestDelegate(new ServletLimiter(holder, errors)));
             } catch (Throwable t) {
                 log.log(Level.SEVERE, "limiter: cannot load the rules; the application runs unprotected", t);
             } finally {
@@ -202,14 +209,32 @@ public final class AgentInstaller {
         if (!holder.current().watch() && holder.lastError() == null) {
             return;
         }
-        Thread starter = new Thread(() -> {
+        Thread starter = new Thread(new WatchStarter(holder, log), "limiter-watch-start");
+        starter.setDaemon(true);
+        starter.start();
+    }
+
+    /**
+     * Starts the file watcher off the rules thread (a class, not a lambda: the first lambda of a shape spins
+     * method-handle classes, and this one ran during the application's start-up).
+     */
+    private static final class WatchStarter implements Runnable {
+
+        private final RuleSetHolder holder;
+        private final Logger log;
+
+        WatchStarter(RuleSetHolder holder, Logger log) {
+            this.holder = holder;
+            this.log = log;
+        }
+
+        @Override
+        public void run() {
             try {
                 holder.startWatching();
             } catch (Throwable t) {
                 log.log(Level.WARNING, "limiter: cannot watch " + holder.file() + "; live reload is off", t);
             }
-        }, "limiter-watch-start");
-        starter.setDaemon(true);
-        starter.start();
+        }
     }
 }

@@ -2,26 +2,31 @@ package dev.limiter.agent.jmx;
 
 import dev.limiter.rules.RuleSetHolder;
 import java.lang.management.ManagementFactory;
+import java.util.concurrent.CountDownLatch;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Registers the MBeans on the platform MBean server from a daemon thread, a little after start-up.
+ * Registers the MBeans on the platform MBean server from a daemon thread, after start-up.
  *
  * <p>Never from premain: the first {@code ManagementFactory.getPlatformMBeanServer()} fixes the MBean server
  * builder and initialises {@code java.util.logging}, which stops servers that install their own (WildFly would
- * not start; OpenTelemetry's agent added a delay for the same reason, PR #11151). The delay is
- * {@value #DELAY_PROPERTY} milliseconds ({@value #DEFAULT_DELAY_MILLIS} by default; tests use 0 to be
- * deterministic); {@code -D}{@value #ENABLED_PROPERTY}{@code =false} turns JMX off. The agent opens no connector:
+ * not start; OpenTelemetry's agent added a delay for the same reason, PR #11151). By default the thread waits
+ * for the application's first request ({@link JmxGate}, at most {@value JmxGate#MAX_WAIT_MILLIS} ms), so the
+ * MBean server's creation does not compete with the application's start-up; {@value #DELAY_PROPERTY} gives a
+ * fixed delay in milliseconds instead (tests use 0 to be deterministic; a value that is not a number means
+ * {@value #DEFAULT_DELAY_MILLIS}); {@code -D}{@value #ENABLED_PROPERTY}{@code =false} turns JMX off. The agent opens no connector:
  * remote access, if wanted, is the JDK's own {@code com.sun.management.jmxremote.*}.
  */
 public final class JmxStarter {
 
-    /** Milliseconds to wait after start-up before touching JMX. */
+    /** Milliseconds to wait after start-up before touching JMX, instead of waiting for the first request. */
     public static final String DELAY_PROPERTY = "limiter.jmx.delay";
     /** {@code false} registers no MBeans at all. */
     public static final String ENABLED_PROPERTY = "limiter.jmx";
     static final long DEFAULT_DELAY_MILLIS = 500;
+    /** The default: wait for the {@link JmxGate} (the first request, at most {@value JmxGate#MAX_WAIT_MILLIS} ms). */
+    static final long AFTER_FIRST_REQUEST = -1;
 
     private JmxStarter() {
     }
@@ -35,8 +40,13 @@ public final class JmxStarter {
         if ("false".equalsIgnoreCase(System.getProperty(ENABLED_PROPERTY, "").trim())) {
             return null;
         }
-        long delay = delayMillis(System.getProperty(DELAY_PROPERTY), log);
-        Thread thread = new Thread(() -> register(holder, delay, log), "limiter-jmx-start");
+        return start(holder, log, JmxGate.FIRST_REQUEST);
+    }
+
+    /** {@link #start(RuleSetHolder, Logger)} with the gate the default registration waits for. */
+    static Thread start(RuleSetHolder holder, Logger log, CountDownLatch gate) {
+        long delay = delayOrGate(System.getProperty(DELAY_PROPERTY), log);
+        Thread thread = new Thread(new Registration(holder, delay, gate, log), "limiter-jmx-start");
         thread.setDaemon(true);
         // If this thread creates the platform MBean server, a javax.management.builder.initial class is loaded
         // through the context loader: make it the application's, not the isolated agent loader (which sees
@@ -44,6 +54,11 @@ public final class JmxStarter {
         thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
         thread.start();
         return thread;
+    }
+
+    /** The explicit delay, or {@link #AFTER_FIRST_REQUEST} when none is given. */
+    static long delayOrGate(String text, Logger log) {
+        return text == null || text.isBlank() ? AFTER_FIRST_REQUEST : delayMillis(text, log);
     }
 
     static long delayMillis(String text, Logger log) {
@@ -63,11 +78,39 @@ public final class JmxStarter {
         return DEFAULT_DELAY_MILLIS;
     }
 
-    private static void register(RuleSetHolder holder, long delay, Logger log) {
+    /** The thread's work (a class, not a lambda: nothing to spin while the application starts). */
+    private static final class Registration implements Runnable {
+
+        private final RuleSetHolder holder;
+        private final long delay;
+        private final CountDownLatch gate;
+        private final Logger log;
+
+        Registration(RuleSetHolder holder, long delay, CountDownLatch gate, Logger log) {
+            this.holder = holder;
+            this.delay = delay;
+            this.gate = gate;
+            this.log = log;
+        }
+
+        @Override
+        public void run() {
+            register(holder, delay, gate, log);
+        }
+    }
+
+    /** Waits as {@code delay} says: the gate ({@link #AFTER_FIRST_REQUEST}) or that many milliseconds. */
+    static void waitForTurn(long delay, CountDownLatch gate) throws InterruptedException {
+        if (delay == AFTER_FIRST_REQUEST) {
+            JmxGate.await(gate);
+        } else if (delay > 0) {
+            Thread.sleep(delay);
+        }
+    }
+
+    private static void register(RuleSetHolder holder, long delay, CountDownLatch gate, Logger log) {
         try {
-            if (delay > 0) {
-                Thread.sleep(delay);
-            }
+            waitForTurn(delay, gate);
             JmxRegistrar.register(ManagementFactory.getPlatformMBeanServer(), holder);
             log.fine("limiter: MBeans registered under " + ObjectNames.DOMAIN);
         } catch (InterruptedException e) {

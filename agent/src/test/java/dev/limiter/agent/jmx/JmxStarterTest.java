@@ -6,6 +6,7 @@ import dev.limiter.rules.RuleSetHolder;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import java.util.logging.Logger;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -58,6 +59,48 @@ class JmxStarterTest {
                 server.unregisterMBean(name);
             }
         }
+    }
+
+    @Test
+    void byDefaultRegistersOnlyOnceTheFirstRequestHasBeenServed() throws Exception {
+        Path file = dir.resolve("rules.yml");
+        Files.writeString(file, """
+                version: 1
+                rules:
+                  - id: deferred
+                    match: { http: { path: /x } }
+                    limit: 2
+                    window: 1s
+                """);
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        String before = System.getProperty(JmxStarter.DELAY_PROPERTY);
+        System.clearProperty(JmxStarter.DELAY_PROPERTY);
+        CountDownLatch firstRequest = new CountDownLatch(1);
+        try (RuleSetHolder holder = RuleSetHolder.open(file)) {
+            Thread thread = JmxStarter.start(holder, LOG, firstRequest);
+
+            thread.join(700); // longer than the old fixed 500 ms delay
+            assertThat(thread.isAlive()).isTrue();
+            assertThat(server.isRegistered(ObjectNames.rule("deferred"))).isFalse();
+
+            firstRequest.countDown();
+            thread.join(30_000);
+            assertThat(thread.isAlive()).isFalse();
+            assertThat(server.getAttribute(ObjectNames.rule("deferred"), "Limit")).isEqualTo(2L);
+        } finally {
+            restore(before);
+            for (ObjectName name : server.queryNames(new ObjectName(ObjectNames.DOMAIN + ":*"), null)) {
+                server.unregisterMBean(name);
+            }
+        }
+    }
+
+    @Test
+    void anExplicitDelayDoesNotWaitForARequest() {
+        assertThat(JmxStarter.delayOrGate(null, LOG)).isEqualTo(JmxStarter.AFTER_FIRST_REQUEST);
+        assertThat(JmxStarter.delayOrGate("  ", LOG)).isEqualTo(JmxStarter.AFTER_FIRST_REQUEST);
+        assertThat(JmxStarter.delayOrGate("0", LOG)).isZero();
+        assertThat(JmxStarter.delayOrGate("250", LOG)).isEqualTo(250);
     }
 
     @Test
