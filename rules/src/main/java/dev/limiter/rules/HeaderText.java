@@ -10,17 +10,18 @@ package dev.limiter.rules;
  * window, with the same seconds-to-reset when its traffic is steady, and other keys run through the same
  * values too.
  *
- * <p>Indexed by the remaining budget itself ({@code remaining mod }{@value #SLOTS}), so the values of one
- * window never evict each other for limits up to {@value #SLOTS}; each remaining value keeps its two most recent
- * seconds-to-reset (two ways, the newer first). Reset times, consecutive epoch seconds, have their own small
- * table. Lock-free and bounded: every slot holds an immutable {@link Entry} (final fields, so a reader on another
- * thread sees it whole or not at all); a miss formats the text and writes the slot; racing writers overwrite
- * each other, which costs a later miss, never a wrong text. A value not seen before (e.g. every response of a
- * limit in the millions) costs one entry and its string.
+ * <p>Indexed by the remaining budget itself: one slot per value below {@value #SLOTS}, so the values of one
+ * window never evict each other; each remaining value keeps its two most recent seconds-to-reset (two ways, the
+ * newer first). Larger remaining values (limits above {@value #SLOTS}, early in their window) are formatted
+ * and not kept: they would only evict each other before coming round again. Reset times, consecutive epoch
+ * seconds, have their own small table. Lock-free and bounded: every slot holds an immutable {@link Entry}
+ * (final fields, so a reader on another thread sees it whole or not at all); a miss formats the text and writes
+ * the slot; racing writers overwrite each other, which costs a later miss, never a wrong text. A value not kept
+ * (e.g. every response of a limit in the millions) costs its string, as without the cache.
  */
 final class HeaderText {
 
-    /** Remaining values told apart without collision: limits up to this many per window. */
+    /** Remaining values below this are kept, each in its own slot. */
     static final int SLOTS = 1024;
     private static final int RESETS = 16;
 
@@ -36,7 +37,10 @@ final class HeaderText {
 
     /** The draft's {@code RateLimit} value: {@code "id";r=REMAINING;t=SECONDS}. */
     String rateLimit(long left, long seconds) {
-        int newer = 2 * (int) (left & (SLOTS - 1));
+        if (left < 0 || left >= SLOTS) {
+            return draftPrefix + left + ";t=" + seconds;
+        }
+        int newer = 2 * (int) left;
         Entry entry = draft[newer];
         if (entry != null && entry.value == left && entry.seconds == seconds) {
             return entry.text;
@@ -53,7 +57,7 @@ final class HeaderText {
 
     /** The remaining budget as decimal text ({@code X-RateLimit-Remaining}). */
     String remaining(long left) {
-        return number(remaining, (int) (left & (SLOTS - 1)), left);
+        return left < 0 || left >= SLOTS ? Long.toString(left) : number(remaining, (int) left, left);
     }
 
     /** A reset time in epoch seconds as decimal text ({@code X-RateLimit-Reset}). */

@@ -59,6 +59,9 @@ class HeaderTextTest {
         assertThat(text.rateLimit(42, 50)).isSameAs(early);
         assertThat(text.rateLimit(42, 5)).isSameAs(late);
         assertThat(text.rateLimit(42 + HeaderText.SLOTS, 5)).isEqualTo("\"api\";r=1066;t=5");
+        assertThat(text.rateLimit(42, 5)).as("a large value does not evict a small one").isSameAs(late);
+        assertThat(text.rateLimit(42 + HeaderText.SLOTS, 5)).as("large values are not kept")
+                .isNotSameAs(text.rateLimit(42 + HeaderText.SLOTS, 5));
     }
 
     @Test
