@@ -8,8 +8,10 @@ import dev.limiter.core.LimitConfig;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.Strategies;
 import dev.limiter.rules.StoreSpec;
+import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.logging.Logger;
 import javax.management.MBeanServer;
 import javax.management.MBeanServerFactory;
@@ -64,5 +66,33 @@ class StoreJmxTest {
 
         factory.retain(List.of());
         assertThat(read(name, "Type")).isEqualTo("local");
+    }
+
+    @Test
+    void byDefaultTheStoreMBeanWaitsForTheFirstRequest() throws Exception {
+        MBeanServer platform = ManagementFactory.getPlatformMBeanServer();
+        ObjectName name = new ObjectName(StoreJmx.NAME);
+        String before = System.getProperty(JmxStarter.DELAY_PROPERTY);
+        System.clearProperty(JmxStarter.DELAY_PROPERTY);
+        CountDownLatch firstRequest = new CountDownLatch(1);
+        try {
+            Thread thread = StoreJmx.start(factory, Logger.getLogger("dev.limiter.test"), firstRequest);
+
+            thread.join(700); // longer than the old fixed 500 ms delay
+            assertThat(thread.isAlive()).isTrue();
+            assertThat(platform.isRegistered(name)).isFalse();
+
+            firstRequest.countDown();
+            thread.join(30_000);
+            assertThat(thread.isAlive()).isFalse();
+            assertThat(platform.getAttribute(name, "Type")).isEqualTo("local");
+        } finally {
+            if (before != null) {
+                System.setProperty(JmxStarter.DELAY_PROPERTY, before);
+            }
+            if (platform.isRegistered(name)) {
+                platform.unregisterMBean(name);
+            }
+        }
     }
 }
