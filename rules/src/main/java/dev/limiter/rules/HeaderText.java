@@ -38,7 +38,7 @@ final class HeaderText {
     /** The draft's {@code RateLimit} value: {@code "id";r=REMAINING;t=SECONDS}. */
     String rateLimit(long left, long seconds) {
         if (left < 0 || left >= SLOTS) {
-            return draftPrefix + left + ";t=" + seconds;
+            return format(left, seconds);
         }
         int newer = 2 * (int) left;
         Entry entry = draft[newer];
@@ -49,10 +49,20 @@ final class HeaderText {
         if (older != null && older.value == left && older.seconds == seconds) {
             return older.text;
         }
-        Entry created = new Entry(left, seconds, draftPrefix + left + ";t=" + seconds);
+        Entry created = new Entry(left, seconds, format(left, seconds));
         draft[newer + 1] = entry;
         draft[newer] = created;
         return created.text;
+    }
+
+    /**
+     * Formats a {@code RateLimit} value into a builder sized for it: the build compiles string concatenation
+     * inline ({@code -XDstringConcat=inline}, for premain), where a {@code +} chain starts at 16 characters and
+     * grows twice for a value like {@code "items";r=999999999;t=1} (176 B per value instead of 144).
+     */
+    private String format(long left, long seconds) {
+        return new StringBuilder(draftPrefix.length() + 26).append(draftPrefix).append(left).append(";t=")
+                .append(seconds).toString();
     }
 
     /** The remaining budget as decimal text ({@code X-RateLimit-Remaining}). */
