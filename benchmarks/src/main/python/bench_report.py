@@ -65,6 +65,8 @@ SERVLET_CONFIGS = [
     ("headers-none", "one matching rule (`key: ip`), `headers: none`"),
     ("headers-draft", "the same, default `draft` headers"),
     ("headers-both", "the same, `draft` + `X-RateLimit-*` headers"),
+    ("headers-draft-steady", "`draft` headers, a concurrency limit: the same remaining value every request"),
+    ("headers-both-steady", "the same, `draft` + `X-RateLimit-*` headers"),
 ]
 SERVLET = [(label, "ServletRequestBenchmark.admitOne", {"config": config, "paths": paths})
            for paths in ("chars", "strings") for config, label in SERVLET_CONFIGS]
@@ -153,17 +155,17 @@ def main():
     p.add_argument("--machine", required=True, help="a file describing the machine")
     p.add_argument("--out", required=True)
     p.add_argument("--servlet", help="JMH JSON of ServletRequestBenchmark run on its own (default: "
-                   "jmh-servlet.json next to --memory, if there); results in --jmh files take precedence")
+                   "jmh-servlet.json next to --memory, if there); its results take precedence over --jmh files")
     a = p.parse_args()
 
     results, meta = {}, {}
     servlet_file = a.servlet or os.path.join(os.path.dirname(a.memory), "jmh-servlet.json")
     servlet_results, servlet_meta = load(servlet_file)
-    results.update(servlet_results)
     for path in a.jmh:
         r, m = load(path)
         results.update(r)
         meta = meta or m
+    results.update(servlet_results)  # the dedicated run has every configuration and both path kinds
     memory = read_memory(a.memory)
     out = []
     w = out.append
@@ -282,8 +284,7 @@ def main():
         w("servlet reads its path info), so \"agent\" columns subtract the `no-delegate` row. Path parts as")
         w("`chars`: as Tomcat's mapper sets them, so the agent's `getServletPath()` makes Tomcat create a")
         w("48 B string; as `strings`: a container that keeps them as strings (Jetty), only our own allocation.")
-        if servlet_results and not any(k[0].startswith("ServletRequestBenchmark") for p in a.jmh
-                                       for k in load(p)[0]):
+        if servlet_results:
             w(f"From `{os.path.relpath(servlet_file)}`, run on its own:")
             about = os.path.splitext(servlet_file)[0] + ".txt"
             if os.path.exists(about):
