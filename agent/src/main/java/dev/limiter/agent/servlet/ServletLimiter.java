@@ -71,10 +71,7 @@ public final class ServletLimiter implements BridgeDelegate {
             }
             path = scratch.paths.path(api, request);
             String method = api.method(request);
-            if (scratch.matched.length < rules.maxHttpMatches()) {
-                scratch.matched = new Rule[rules.maxHttpMatches()];
-            }
-            count = rules.matchHttp(method, path, scratch.matched);
+            count = scratch.match(rules, method, path);
         } catch (Throwable t) {
             LimiterBridge.countInternalError();
             log.warn("limiter: could not match the request; it is allowed", t);
@@ -86,7 +83,7 @@ public final class ServletLimiter implements BridgeDelegate {
         try {
             return decide(api, request, frame.response(), rules, path, scratch, count);
         } finally {
-            scratch.clearMatches(count);
+            scratch.endMatch();
         }
     }
 

@@ -166,6 +166,42 @@ class ServletLimiterTest {
     }
 
     @Test
+    void aReloadChangesWhatTheSameRequestMatchesOnTheSameThread() throws Exception {
+        rules("""
+                rules:
+                  - id: api
+                    match: { http: { path: /api/** } }
+                    limit: 100
+                    window: 1m
+                """);
+        assertThat(call(get("/api/x"))).isFalse();
+        assertThat(call(get("/api/x"))).isFalse(); // the second answer comes from the thread's last match
+        assertStats("api", 2, 0, 0);
+
+        Files.writeString(dir.resolve("rules.yml"), """
+                version: 1
+                rules:
+                  - id: other
+                    match: { http: { path: /other/** } }
+                    limit: 1
+                    window: 1m
+                  - id: api-get
+                    match: { http: { path: /api/x, methods: [GET] } }
+                    limit: 1
+                    window: 1m
+                """);
+        assertThat(holder.reload()).isTrue();
+        assertThat(call(get("/api/x"))).isFalse();
+        assertThat(call(get("/api/x"))).as("the new rule set's match, not the old one's").isTrue();
+        assertStats("api-get", 1, 1, 0);
+        assertStats("other", 0, 0, 0);
+        FakeHttp post = get("/api/x");
+        post.method = "POST";
+        assertThat(call(post)).as("same path, another method: matched again, api-get is GET only").isFalse();
+        assertStats("api-get", 1, 1, 0);
+    }
+
+    @Test
     void virtualThreadsBorrowTheirBuffersFromThePoolAndCountExactly() throws Exception {
         Method factory;
         try {
