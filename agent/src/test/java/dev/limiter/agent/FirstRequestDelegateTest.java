@@ -22,18 +22,7 @@ class FirstRequestDelegateTest {
     @Test
     void theFirstRequestIsCheckedThroughItThenItStepsAsideAndOpensTheJmxGate() {
         List<String> events = new ArrayList<>();
-        BridgeDelegate real = new BridgeDelegate() {
-            @Override
-            public boolean onRequestStart(RequestFrame frame) {
-                events.add("checked");
-                return true;
-            }
-
-            @Override
-            public void onRequestEnd(RequestFrame frame) {
-                events.add("ended");
-            }
-        };
+        BridgeDelegate real = new RecordingBridgeDelegate(events);
         FirstRequestDelegate first = new FirstRequestDelegate(real);
         LimiterBridge.install(first);
         FakeHttp http = new FakeHttp("jakarta.servlet", "/a");

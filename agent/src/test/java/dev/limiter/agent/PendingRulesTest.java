@@ -80,18 +80,7 @@ class PendingRulesTest {
         Thread.sleep(200);
         assertThat(events).as("the request waits for the rules").isEmpty();
         RuleSetHolder holder = RuleSetHolder.open(file, new ManualClock(1_000_000));
-        BridgeDelegate real = new BridgeDelegate() {
-            @Override
-            public boolean onRequestStart(RequestFrame frame) {
-                events.add("checked");
-                return true;
-            }
-
-            @Override
-            public void onRequestEnd(RequestFrame frame) {
-                events.add("ended");
-            }
-        };
+        BridgeDelegate real = new RecordingBridgeDelegate(events);
         pending.ready(real);
         rules.complete(holder);
         request.join(TimeUnit.SECONDS.toMillis(10));
