@@ -88,6 +88,7 @@ class BatchingTest {
         LimitConfig config = LimitConfig.of(LIMIT, 1000);
         try (RedisServer server = RedisServer.start(); Fleet fleet = new Fleet(server, "fixed-window", config)) {
             long[] out = Outcome.newArray();
+            int tightWindows = 0;
             for (int w = 0; w < 3; w++) {
                 awaitNextServerSecond(server);
                 AtomicInteger admitted = new AtomicInteger();
@@ -118,9 +119,14 @@ class BatchingTest {
                 assertThat(exhausted.get()).as("every busy thread drained Redis within the window")
                         .isEqualTo(BUSY_JVMS * THREADS);
                 assertThat(admitted.get()).as("never over the limit").isLessThanOrEqualTo(LIMIT);
-                // the busy JVMs use every permit they reserve before Redis says no; the idle ones strand theirs
-                assertThat(stranded).as("at most batch - 1 per idle JVM").isLessThanOrEqualTo(IDLE_JVMS * (BATCH - 1));
+                // LocalSlice's worst case: batch - 1 per JVM per thread that reserved at the moment Redis ran out
+                // (seen once in CI at load: a busy JVM left one slice, 27 stranded instead of 18)
+                assertThat(stranded).as("at most batch - 1 per idle JVM and per racing thread of a busy one")
+                        .isLessThanOrEqualTo((IDLE_JVMS + BUSY_JVMS * THREADS) * (BATCH - 1));
+                // usually the busy JVMs use every permit they reserve before Redis says no: only the idle strand
+                tightWindows += stranded <= IDLE_JVMS * (BATCH - 1) ? 1 : 0;
             }
+            assertThat(tightWindows).as("windows where only the idle JVMs stranded permits").isPositive();
             fleet.assertDecidedByRedis();
         }
     }
