@@ -23,9 +23,10 @@ import dev.limiter.rules.RuleSetHolder;
  * guard covers nesting on one thread, and only the container's first dispatch of a request counts (async,
  * error and re-dispatches that enter on a new thread or at depth 0 do not; {@link ServletApi#firstDispatch}).
  *
- * <p>Allowed path: no locks, no logging, buffers reused from {@link RequestScratch}; rate-limit headers cost the
- * header value strings (use {@code headers: none} for zero allocation of ours; see docs/overhead.md). Any failure of the limiter is counted in the
- * rule's {@code errors}, logged at most every few seconds, and resolved by the rule's {@code on-error}.
+ * <p>Allowed path: no locks, no logging, buffers (and the last match) reused from {@link RequestScratch};
+ * rate-limit header values come from the rule's kept texts, so only a value never sent before costs a string
+ * (see docs/agent.md, "Cost on the request path"). Any failure of the limiter is counted in the rule's
+ * {@code errors}, logged at most every few seconds, and resolved by the rule's {@code on-error}.
  */
 public final class ServletLimiter implements BridgeDelegate {
 
