@@ -1,5 +1,8 @@
 package dev.limiter.agent.servlet;
 
+import dev.limiter.agent.servlet.ConstantServletCalls.Slot;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -16,7 +19,9 @@ import java.security.Principal;
  * {@code Unsafe}/reflective {@code defineClass} and more of it on every Java release. A handle per method,
  * resolved once per request class against the public {@code HttpServletRequest}/{@code HttpServletResponse}
  * interface that class implements, keeps one copy of the code, works for both namespaces and any number of
- * API copies, and costs an indirect call per use and no allocation.
+ * API copies, and allocates nothing per use. The handles of a request class go into a hidden class of their own
+ * ({@link ConstantServletCalls}) as static finals, so the JIT inlines each call like a direct one; held in this
+ * object's fields they would stay indirect calls through lambda forms.
  *
  * <p>Instances are immutable and cached per request class ({@link #of}). {@link #UNSUPPORTED} stands for
  * requests that are not HTTP (or whose API could not be resolved): they are never limited.
@@ -36,103 +41,99 @@ final class ServletApi {
     private static final MethodType OBJ_STRING_TO_STRING = MethodType.methodType(String.class, Object.class, String.class);
 
     final boolean supported;
-    private final MethodHandle getMethod;
-    private final MethodHandle getServletPath;
-    private final MethodHandle getPathInfo;
-    private final MethodHandle getHeader;
-    private final MethodHandle getHeaders;
-    private final MethodHandle getParameter;
-    private final MethodHandle getRemoteAddr;
-    private final MethodHandle getUserPrincipal;
-    private final MethodHandle getAttribute;
-    private final MethodHandle setAttribute;
-    private final MethodHandle getDispatcherType;
+    private final ServletCalls calls;
     private final Object requestDispatch;
-    private final MethodHandle isCommitted;
-    private final MethodHandle setStatus;
-    private final MethodHandle setHeader;
-    private final MethodHandle setContentType;
-    private final MethodHandle getOutputStream;
-    private final MethodHandle isAsyncStarted;
-    private final MethodHandle getAsyncContext;
-    private final MethodHandle addAsyncListener;
     private final Class<?> asyncListenerType;
 
     private ServletApi() {
         supported = false;
-        getMethod = getServletPath = getPathInfo = getHeader = getHeaders = getParameter = getRemoteAddr = null;
-        getUserPrincipal = getAttribute = setAttribute = getDispatcherType = null;
+        calls = null;
         requestDispatch = null;
-        isCommitted = setStatus = setHeader = setContentType = getOutputStream = null;
-        isAsyncStarted = getAsyncContext = addAsyncListener = null;
         asyncListenerType = null;
     }
 
-    private ServletApi(Class<?> req, Class<?> res) throws ReflectiveOperationException {
+    private ServletApi(Class<?> req, Class<?> res) throws ReflectiveOperationException, IOException {
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        supported = true;
-        getMethod = virtual(lookup, req, "getMethod", OBJ_TO_STRING);
-        getServletPath = virtual(lookup, req, "getServletPath", OBJ_TO_STRING);
-        getPathInfo = virtual(lookup, req, "getPathInfo", OBJ_TO_STRING);
-        getHeader = virtual(lookup, req, "getHeader", OBJ_STRING_TO_STRING);
-        getHeaders = virtual(lookup, req, "getHeaders",
+        MethodHandle[] h = new MethodHandle[ConstantServletCalls.Slot.COUNT];
+        h[Slot.GET_METHOD] = virtual(lookup, req, "getMethod", OBJ_TO_STRING);
+        h[Slot.GET_SERVLET_PATH] = virtual(lookup, req, "getServletPath", OBJ_TO_STRING);
+        h[Slot.GET_PATH_INFO] = virtual(lookup, req, "getPathInfo", OBJ_TO_STRING);
+        h[Slot.GET_HEADER] = virtual(lookup, req, "getHeader", OBJ_STRING_TO_STRING);
+        h[Slot.GET_HEADERS] = virtual(lookup, req, "getHeaders",
                 MethodType.methodType(java.util.Enumeration.class, Object.class, String.class));
-        getParameter = virtual(lookup, req, "getParameter", OBJ_STRING_TO_STRING);
-        getRemoteAddr = virtual(lookup, req, "getRemoteAddr", OBJ_TO_STRING);
-        getUserPrincipal = virtual(lookup, req, "getUserPrincipal",
+        h[Slot.GET_PARAMETER] = virtual(lookup, req, "getParameter", OBJ_STRING_TO_STRING);
+        h[Slot.GET_REMOTE_ADDR] = virtual(lookup, req, "getRemoteAddr", OBJ_TO_STRING);
+        h[Slot.GET_USER_PRINCIPAL] = virtual(lookup, req, "getUserPrincipal",
                 MethodType.methodType(Principal.class, Object.class));
-        getAttribute = virtual(lookup, req, "getAttribute",
+        h[Slot.GET_ATTRIBUTE] = virtual(lookup, req, "getAttribute",
                 MethodType.methodType(Object.class, Object.class, String.class));
-        setAttribute = virtual(lookup, req, "setAttribute",
+        h[Slot.SET_ATTRIBUTE] = virtual(lookup, req, "setAttribute",
                 MethodType.methodType(void.class, Object.class, String.class, Object.class));
-        isCommitted = virtual(lookup, res, "isCommitted", MethodType.methodType(boolean.class, Object.class));
-        setStatus = virtual(lookup, res, "setStatus", MethodType.methodType(void.class, Object.class, int.class));
-        setHeader = virtual(lookup, res, "setHeader",
+        h[Slot.IS_COMMITTED] = virtual(lookup, res, "isCommitted", MethodType.methodType(boolean.class, Object.class));
+        h[Slot.SET_STATUS] = virtual(lookup, res, "setStatus",
+                MethodType.methodType(void.class, Object.class, int.class));
+        h[Slot.SET_HEADER] = virtual(lookup, res, "setHeader",
                 MethodType.methodType(void.class, Object.class, String.class, String.class));
-        setContentType = virtual(lookup, res, "setContentType",
+        h[Slot.SET_CONTENT_TYPE] = virtual(lookup, res, "setContentType",
                 MethodType.methodType(void.class, Object.class, String.class));
-        getOutputStream = virtual(lookup, res, "getOutputStream",
+        h[Slot.GET_OUTPUT_STREAM] = virtual(lookup, res, "getOutputStream",
                 MethodType.methodType(OutputStream.class, Object.class));
         String pkg = req.getName().substring(0, req.getName().indexOf(".http."));
-        MethodHandle dispatcherType;
         Object initial;
         try {
             Class<?> type = Class.forName(pkg + ".DispatcherType", false, req.getClassLoader());
             initial = enumConstant(type, "REQUEST");
-            dispatcherType = virtual(lookup, req, "getDispatcherType", MethodType.methodType(Object.class, Object.class));
+            h[Slot.GET_DISPATCHER_TYPE] = virtual(lookup, req, "getDispatcherType",
+                    MethodType.methodType(Object.class, Object.class));
         } catch (ReflectiveOperationException | LinkageError | IllegalArgumentException servlet25) {
-            dispatcherType = null;
+            h[Slot.GET_DISPATCHER_TYPE] = null;
             initial = null;
         }
-        getDispatcherType = dispatcherType;
         requestDispatch = initial;
-        MethodHandle started = null;
-        MethodHandle context = null;
-        MethodHandle listen = null;
-        Class<?> listenerType = null;
+        Class<?> listenerType;
         try {
             Class<?> asyncContext = Class.forName(pkg + ".AsyncContext", false, req.getClassLoader());
             listenerType = Class.forName(pkg + ".AsyncListener", false, req.getClassLoader());
-            started = virtual(lookup, req, "isAsyncStarted", MethodType.methodType(boolean.class, Object.class));
-            context = lookup.unreflect(req.getMethod("getAsyncContext"))
+            h[Slot.IS_ASYNC_STARTED] = virtual(lookup, req, "isAsyncStarted",
+                    MethodType.methodType(boolean.class, Object.class));
+            h[Slot.GET_ASYNC_CONTEXT] = lookup.unreflect(req.getMethod("getAsyncContext"))
                     .asType(MethodType.methodType(Object.class, Object.class));
-            listen = lookup.unreflect(asyncContext.getMethod("addListener", listenerType))
+            h[Slot.ADD_ASYNC_LISTENER] = lookup.unreflect(asyncContext.getMethod("addListener", listenerType))
                     .asType(MethodType.methodType(void.class, Object.class, Object.class));
         } catch (ReflectiveOperationException | LinkageError servlet25) {
-            started = null;
-            context = null;
-            listen = null;
+            h[Slot.IS_ASYNC_STARTED] = h[Slot.GET_ASYNC_CONTEXT] = h[Slot.ADD_ASYNC_LISTENER] = null;
             listenerType = null;
         }
-        isAsyncStarted = started;
-        getAsyncContext = context;
-        addAsyncListener = listen;
         asyncListenerType = listenerType;
+        calls = constantCalls(h);
+        supported = true;
+    }
+
+    /**
+     * A new hidden class from {@link ConstantServletCalls}' bytes, with {@code handles} as its class data: its
+     * own static finals, so each request class gets handles the JIT can inline.
+     */
+    private static ServletCalls constantCalls(MethodHandle[] handles) throws ReflectiveOperationException, IOException {
+        byte[] template;
+        try (InputStream in = ServletApi.class.getResourceAsStream(
+                ConstantServletCalls.class.getSimpleName() + ".class")) {
+            if (in == null) {
+                throw new IOException("class file of " + ConstantServletCalls.class.getName() + " not found");
+            }
+            template = in.readAllBytes();
+        }
+        MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClassWithClassData(template, handles, true);
+        return (ServletCalls) hidden.lookupClass().getDeclaredConstructor().newInstance();
     }
 
     /** The accessors for {@code request}'s class; {@link #UNSUPPORTED} for non-HTTP requests. */
     static ServletApi of(Object request) {
         return request == null ? UNSUPPORTED : BY_REQUEST_CLASS.get(request.getClass());
+    }
+
+    /** The hidden class that holds this API's handles (tests). */
+    Class<?> callsClass() {
+        return calls.getClass();
     }
 
     private static ServletApi resolve(Class<?> requestClass) {
@@ -144,7 +145,7 @@ final class ServletApi {
                     Class<?> res = Class.forName(ns.type("http.HttpServletResponse"), false, req.getClassLoader());
                     return new ServletApi(req, res);
                 }
-            } catch (ReflectiveOperationException | LinkageError notThisOne) {
+            } catch (ReflectiveOperationException | LinkageError | IOException notThisOne) {
                 // try the other namespace
             }
         }
@@ -166,7 +167,7 @@ final class ServletApi {
     }
 
     String method(Object request) throws Throwable {
-        return (String) getMethod.invokeExact(request);
+        return calls.method(request);
     }
 
     /**
@@ -185,20 +186,20 @@ final class ServletApi {
     }
 
     String servletPath(Object request) throws Throwable {
-        return (String) getServletPath.invokeExact(request);
+        return calls.servletPath(request);
     }
 
     String pathInfo(Object request) throws Throwable {
-        return (String) getPathInfo.invokeExact(request);
+        return calls.pathInfo(request);
     }
 
     String header(Object request, String name) throws Throwable {
-        return (String) getHeader.invokeExact(request, name);
+        return calls.header(request, name);
     }
 
     /** Every line of a header joined with {@code ", "}, or null if absent (allocates: rare paths only). */
     String headerLines(Object request, String name) throws Throwable {
-        java.util.Enumeration<?> lines = (java.util.Enumeration<?>) getHeaders.invokeExact(request, name);
+        java.util.Enumeration<?> lines = calls.headers(request, name);
         if (lines == null || !lines.hasMoreElements()) {
             return null;
         }
@@ -214,16 +215,16 @@ final class ServletApi {
     }
 
     String parameter(Object request, String name) throws Throwable {
-        return (String) getParameter.invokeExact(request, name);
+        return calls.parameter(request, name);
     }
 
     String remoteAddr(Object request) throws Throwable {
-        return (String) getRemoteAddr.invokeExact(request);
+        return calls.remoteAddr(request);
     }
 
     /** The authenticated user's name, or null. */
     String principal(Object request) throws Throwable {
-        Principal principal = (Principal) getUserPrincipal.invokeExact(request);
+        Principal principal = calls.userPrincipal(request);
         return principal == null ? null : principal.getName();
     }
 
@@ -237,11 +238,9 @@ final class ServletApi {
      * same request would count it again; no container or framework we test does that.
      */
     boolean firstDispatch(Object request, String marker) throws Throwable {
-        if (getDispatcherType != null) {
-            Object type = (Object) getDispatcherType.invokeExact(request);
-            if (type != null) {
-                return type == requestDispatch;
-            }
+        Object type = calls.dispatcherType(request);
+        if (type != null) {
+            return type == requestDispatch;
         }
         if (attribute(request, marker) != null) {
             return false;
@@ -251,32 +250,32 @@ final class ServletApi {
     }
 
     Object attribute(Object request, String name) throws Throwable {
-        return (Object) getAttribute.invokeExact(request, name);
+        return calls.attribute(request, name);
     }
 
     void attribute(Object request, String name, Object value) throws Throwable {
-        setAttribute.invokeExact(request, name, value);
+        calls.attribute(request, name, value);
     }
 
     boolean committed(Object response) throws Throwable {
-        return (boolean) isCommitted.invokeExact(response);
+        return calls.committed(response);
     }
 
     void status(Object response, int status) throws Throwable {
-        setStatus.invokeExact(response, status);
+        calls.status(response, status);
     }
 
     void header(Object response, String name, String value) throws Throwable {
-        setHeader.invokeExact(response, name, value);
+        calls.header(response, name, value);
     }
 
     void contentType(Object response, String type) throws Throwable {
-        setContentType.invokeExact(response, type);
+        calls.contentType(response, type);
     }
 
     /** True if the servlet called {@code startAsync} and the request goes on after this dispatch returns. */
     boolean asyncStarted(Object request) throws Throwable {
-        return isAsyncStarted != null && (boolean) isAsyncStarted.invokeExact(request);
+        return calls.asyncStarted(request);
     }
 
     /**
@@ -286,11 +285,10 @@ final class ServletApi {
     void addAsyncListener(Object request, java.lang.reflect.InvocationHandler handler) throws Throwable {
         Object listener = java.lang.reflect.Proxy.newProxyInstance(asyncListenerType.getClassLoader(),
                 new Class<?>[] {asyncListenerType}, handler);
-        Object context = (Object) getAsyncContext.invokeExact(request);
-        addAsyncListener.invokeExact(context, listener);
+        calls.addAsyncListener(calls.asyncContext(request), listener);
     }
 
     OutputStream body(Object response) throws Throwable {
-        return (OutputStream) getOutputStream.invokeExact(response);
+        return calls.body(response);
     }
 }
