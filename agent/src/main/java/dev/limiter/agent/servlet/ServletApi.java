@@ -8,6 +8,8 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.security.Principal;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Calls into the servlet API of one request class through cached {@link MethodHandle}s.
@@ -29,6 +31,8 @@ import java.security.Principal;
 final class ServletApi {
 
     static final ServletApi UNSUPPORTED = new ServletApi();
+
+    private static final String LOGGER = "dev.limiter";
 
     private static final ClassValue<ServletApi> BY_REQUEST_CLASS = new ClassValue<>() {
         @Override
@@ -54,7 +58,7 @@ final class ServletApi {
 
     private ServletApi(Class<?> req, Class<?> res) throws ReflectiveOperationException, IOException {
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        MethodHandle[] h = new MethodHandle[ConstantServletCalls.Slot.COUNT];
+        MethodHandle[] h = new MethodHandle[Slot.COUNT];
         h[Slot.GET_METHOD] = virtual(lookup, req, "getMethod", OBJ_TO_STRING);
         h[Slot.GET_SERVLET_PATH] = virtual(lookup, req, "getServletPath", OBJ_TO_STRING);
         h[Slot.GET_PATH_INFO] = virtual(lookup, req, "getPathInfo", OBJ_TO_STRING);
@@ -136,17 +140,30 @@ final class ServletApi {
         return calls.getClass();
     }
 
+    /**
+     * Once per request class (cached by {@link #BY_REQUEST_CLASS}). A class of neither namespace is quietly not
+     * HTTP; one whose namespace matched but whose calls could not be built is logged once, because its requests
+     * then go unlimited.
+     */
     private static ServletApi resolve(Class<?> requestClass) {
         ClassLoader loader = requestClass.getClassLoader();
         for (ServletNamespace ns : ServletNamespace.values()) {
+            Class<?> req;
             try {
-                Class<?> req = Class.forName(ns.type("http.HttpServletRequest"), false, loader);
-                if (req.isAssignableFrom(requestClass)) {
-                    Class<?> res = Class.forName(ns.type("http.HttpServletResponse"), false, req.getClassLoader());
-                    return new ServletApi(req, res);
-                }
-            } catch (ReflectiveOperationException | LinkageError | IOException notThisOne) {
-                // try the other namespace
+                req = Class.forName(ns.type("http.HttpServletRequest"), false, loader);
+            } catch (ReflectiveOperationException | LinkageError notThisOne) {
+                continue; // try the other namespace
+            }
+            if (!req.isAssignableFrom(requestClass)) {
+                continue;
+            }
+            try {
+                Class<?> res = Class.forName(ns.type("http.HttpServletResponse"), false, req.getClassLoader());
+                return new ServletApi(req, res);
+            } catch (ReflectiveOperationException | LinkageError | IOException | RuntimeException e) {
+                Logger.getLogger(LOGGER).log(Level.WARNING, "limiter: cannot call the servlet API of "
+                        + requestClass.getName() + "; its requests are not limited", e);
+                return UNSUPPORTED;
             }
         }
         return UNSUPPORTED;
