@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
+import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 
 /**
@@ -17,6 +18,11 @@ import java.util.zip.ZipEntry;
  * manifest/licences stay at the jar root, where the system and bootstrap loaders look. Every other class moves
  * to {@code inst/<name>.classdata} and every other resource to {@code inst/<name>}, where only
  * {@code AgentClassLoader} looks. The step fails the build if anything else would be left at the root.
+ *
+ * <p>The classes every start loads (ours, Jackson's and SnakeYAML's parser, ASM) are stored uncompressed: the
+ * agent reads some 270 of them while the application starts, and inflating them cost about a third of that
+ * reading (Jetty 9.4: 31 -> 18 ms). Byte Buddy's weaving engine, loaded only for {@code method:} and
+ * {@code jaxrs:} rules, and the Redis client stay compressed: they are most of the jar.
  */
 public final class RelayoutJar {
 
@@ -58,6 +64,15 @@ public final class RelayoutJar {
         System.out.println("RelayoutJar: wrote " + out + " (" + root.size() + " entries at the root)");
     }
 
+    /** Loaded by every start (see the class comment). */
+    private static boolean storedUncompressed(String name) {
+        return name.startsWith("dev/limiter/") && !name.startsWith("dev/limiter/shaded/")
+                || name.startsWith("dev/limiter/shaded/jackson/core/")
+                || name.startsWith("dev/limiter/shaded/jackson/dataformat/")
+                || name.startsWith("dev/limiter/shaded/snakeyaml/")
+                || name.startsWith("dev/limiter/shaded/bytebuddy/jar/asm/");
+    }
+
     private static boolean staysAtRoot(String name) {
         return name.startsWith("dev/limiter/api/")
                 || name.startsWith("dev/limiter/bootstrap/")
@@ -71,12 +86,22 @@ public final class RelayoutJar {
     }
 
     private static void copy(JarFile source, JarEntry entry, String name, JarOutputStream target) throws IOException {
+        byte[] data;
+        try (InputStream in = source.getInputStream(entry)) {
+            data = in.readAllBytes();
+        }
         ZipEntry copy = new ZipEntry(name);
         copy.setTime(entry.getTime());
-        target.putNextEntry(copy);
-        try (InputStream data = source.getInputStream(entry)) {
-            data.transferTo(target);
+        if (storedUncompressed(entry.getName())) {
+            CRC32 crc = new CRC32();
+            crc.update(data);
+            copy.setMethod(ZipEntry.STORED);
+            copy.setSize(data.length);
+            copy.setCompressedSize(data.length);
+            copy.setCrc(crc.getValue());
         }
+        target.putNextEntry(copy);
+        target.write(data);
         target.closeEntry();
     }
 }

@@ -5,6 +5,7 @@ import dev.limiter.agent.method.MethodLimiter;
 import dev.limiter.agent.method.Reweaver;
 import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.agent.store.StoreWiring;
+import dev.limiter.agent.weave.WeaverWarmUp;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.rules.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
@@ -185,6 +186,11 @@ public final class AgentInstaller {
             this.gate = gate;
         }
 
+        /**
+         * The rules and the banner first (a request that waits for the rules finds the banner printed, so even
+         * a short-lived application shows it); then the weaving warm-up, which nothing waits for, while the
+         * application is still starting.
+         */
         @Override
         public void run() {
             RuleSetHolder holder = null;
@@ -199,6 +205,7 @@ public final class AgentInstaller {
             } finally {
                 pending.complete(holder); // also on failure: waiting requests go on (unchecked) at once
             }
+            WeaverWarmUp.run();
             if (holder != null) {
                 start(holder, inst, log, errors);
             }

@@ -12,8 +12,9 @@ import java.util.ServiceLoader;
  * Looks strategies up by the name rules use: the built-ins plus custom ones discovered with {@link ServiceLoader}
  * ({@code META-INF/services/dev.limiter.core.RateLimitStrategy}).
  *
- * <p>Why discovery is lazy and done once: the agent resolves names while compiling rules, never on the request
- * path; scanning the class path on every reload would be slow and could see a different set of providers.
+ * <p>Why discovery is lazy (the first name that is not a built-in's, or the first {@link #names()} or
+ * {@link #register(ClassLoader)}) and done once: the agent resolves names while compiling rules, never on the
+ * request path; scanning the class path on every reload would be slow and could see a different set of providers.
  * Providers are looked up with this class's loader and, if different, the thread's context loader (e.g. a web
  * application's, when core is a library inside a container). A built-in name cannot be overridden; a
  * provider that fails to load is skipped. Under the agent neither loader sees the application's class path, so
@@ -31,7 +32,15 @@ public final class Strategies {
         if (name == null) {
             return null;
         }
-        return registry().get(name.trim().toLowerCase(java.util.Locale.ROOT));
+        String key = name.trim().toLowerCase(java.util.Locale.ROOT);
+        // A built-in name cannot be overridden, so it resolves without discovering providers: that scan (every
+        // module's provides and META-INF/services of both loaders) would otherwise run in every agent start.
+        for (Strategy builtIn : Strategy.values()) {
+            if (builtIn.id().equals(key)) {
+                return builtIn.get();
+            }
+        }
+        return registry().get(key);
     }
 
     /** Every known name, built-ins first, for "did you mean" messages. */

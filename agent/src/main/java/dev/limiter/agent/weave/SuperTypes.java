@@ -46,8 +46,13 @@ final class SuperTypes {
     private Map<String, Integer> cacheOf(ClassLoader loader) {
         Map<String, Integer> cache = byLoader.get(loader);
         if (cache == null) {
+            // no lambda: this runs on the application's start-up thread, where spinning one costs milliseconds
             synchronized (byLoader) {
-                cache = byLoader.computeIfAbsent(loader, k -> new ConcurrentHashMap<>());
+                cache = byLoader.get(loader);
+                if (cache == null) {
+                    cache = new ConcurrentHashMap<>();
+                    byLoader.put(loader, cache);
+                }
             }
         }
         return cache;

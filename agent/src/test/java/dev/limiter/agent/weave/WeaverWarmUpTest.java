@@ -1,0 +1,34 @@
+package dev.limiter.agent.weave;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The warm-up is worth its time only if it takes the path a real servlet takes through the transformer: its
+ * synthetic servlet must pass the constant-pool check and actually be woven, in both namespaces.
+ */
+class WeaverWarmUpTest {
+
+    @ParameterizedTest
+    @ValueSource(ints = {WeaveTarget.SERVLET_JAVAX, WeaveTarget.SERVLET_JAKARTA})
+    void theSyntheticServletIsWovenLikeARealOne(int target) {
+        byte[] servlet = WeaverWarmUp.syntheticServlet(target);
+
+        assertThat(EntryPointNames.mayDeclare(servlet, target)).isTrue();
+        byte[] woven = EntryPointWeaver.weave(servlet, target);
+
+        assertThat(woven).isNotNull();
+        assertThat(new String(woven, StandardCharsets.ISO_8859_1)).contains("dev/limiter/bootstrap/LimiterBridge");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {WeaveTarget.SERVLET_JAVAX, WeaveTarget.SERVLET_JAKARTA})
+    void theOtherNamespaceLeavesItAlone(int target) {
+        int other = target == WeaveTarget.SERVLET_JAVAX ? WeaveTarget.SERVLET_JAKARTA : WeaveTarget.SERVLET_JAVAX;
+
+        assertThat(EntryPointWeaver.weave(WeaverWarmUp.syntheticServlet(target), other)).isNull();
+    }
+}
