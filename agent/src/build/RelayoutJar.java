@@ -19,7 +19,7 @@ import java.util.zip.ZipEntry;
  * to {@code inst/<name>.classdata} and every other resource to {@code inst/<name>}, where only
  * {@code AgentClassLoader} looks. The step fails the build if anything else would be left at the root.
  *
- * <p>The classes every start loads (ours, Jackson's and SnakeYAML's parser, ASM) are stored uncompressed: the
+ * <p>The classes every start loads (ours, SnakeYAML's parser, ASM) are stored uncompressed: the
  * agent reads some 270 of them while the application starts, and inflating them cost about a third of that
  * reading (Jetty 9.4: 31 -> 18 ms). Byte Buddy's weaving engine, loaded only for {@code method:} and
  * {@code jaxrs:} rules, and the Redis client stay compressed: they are most of the jar.
@@ -67,8 +67,6 @@ public final class RelayoutJar {
     /** Loaded by every start (see the class comment). */
     private static boolean storedUncompressed(String name) {
         return name.startsWith("dev/limiter/") && !name.startsWith("dev/limiter/shaded/")
-                || name.startsWith("dev/limiter/shaded/jackson/core/")
-                || name.startsWith("dev/limiter/shaded/jackson/dataformat/")
                 || name.startsWith("dev/limiter/shaded/snakeyaml/")
                 || name.startsWith("dev/limiter/shaded/bytebuddy/jar/asm/");
     }

@@ -17,7 +17,7 @@ public final class IsolationProbe {
         System.out.println("delegate-installed=" + (bridge.getMethod("delegate").invoke(null) != null));
         for (String name : new String[] {"dev.limiter.agent.AgentInstaller", "dev.limiter.rules.RuleSet",
                 "dev.limiter.shaded.bytebuddy.ByteBuddy", "net.bytebuddy.ByteBuddy",
-                "dev.limiter.shaded.jackson.databind.ObjectMapper"}) {
+                "dev.limiter.shaded.snakeyaml.parser.ParserImpl", "org.yaml.snakeyaml.parser.ParserImpl"}) {
             boolean visible;
             try {
                 Class.forName(name);

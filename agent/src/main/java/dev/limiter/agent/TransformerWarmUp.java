@@ -8,7 +8,7 @@ import net.bytebuddy.agent.builder.AgentBuilder;
  * <p>Why: the first transformer Byte Buddy creates initialises its {@code ExecutingTransformer}, whose static
  * initialiser generates and loads a subclass with Byte Buddy itself (Java 9+ module support). That, and the
  * hundreds of Byte Buddy classes it loads, is most of premain's time. It depends on nothing we parse, so it
- * runs in parallel with the rules (Jackson, SnakeYAML, compilation) on another core. premain joins this
+ * runs in parallel with the rules (SnakeYAML, compilation) on another core. premain joins this
  * thread before it touches any Byte Buddy class itself: two threads initialising Byte Buddy's mutually
  * dependent classes at once could deadlock on class-initialisation locks. A failure here is ignored: the
  * installation meets the same failure and reports it.

@@ -65,7 +65,8 @@ class PackagedAgentJarLayoutTest {
         assertThat(result.out()).contains("bridge-loader=null", "delegate-installed=true",
                 "visible dev.limiter.agent.AgentInstaller=false", "visible dev.limiter.rules.RuleSet=false",
                 "visible dev.limiter.shaded.bytebuddy.ByteBuddy=false", "visible net.bytebuddy.ByteBuddy=false",
-                "visible dev.limiter.shaded.jackson.databind.ObjectMapper=false", "resource inst=false",
+                "visible dev.limiter.shaded.snakeyaml.parser.ParserImpl=false",
+                "visible org.yaml.snakeyaml.parser.ParserImpl=false", "resource inst=false",
                 "first-request-rejected=false");
         assertThat(result.err()).containsOnlyOnce(" started: rules ").contains("already running");
         assertThat(result.err()).doesNotContain("sun.misc.Unsafe");

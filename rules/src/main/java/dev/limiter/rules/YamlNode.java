@@ -6,8 +6,8 @@ import java.util.Map;
 /**
  * A node of the parsed rules file that remembers where it came from.
  *
- * <p>Jackson's {@code JsonNode} tree forgets source positions, and every validation message must point at a line
- * and column; so the file is read into this small tree instead. Map entries keep file order.
+ * <p>Every validation message must point at a line and column, so the file is read ({@link YamlTreeReader}) into
+ * this small tree that keeps them; map entries keep file order.
  */
 record YamlNode(Kind kind, int line, int column, String text, Map<String, YamlEntry> entries, List<YamlNode> items) {
 

@@ -1,30 +1,33 @@
 package dev.limiter.rules;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.io.ContentReference;
-import com.fasterxml.jackson.core.io.IOContext;
-import com.fasterxml.jackson.core.util.BufferRecycler;
-import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
-import java.io.IOException;
-import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.events.AliasEvent;
+import org.yaml.snakeyaml.events.Event;
+import org.yaml.snakeyaml.events.ScalarEvent;
+import org.yaml.snakeyaml.parser.Parser;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.StreamReader;
 
 /**
- * Reads YAML text into a {@link YamlNode} tree with positions, through Jackson's streaming YAML parser.
+ * Reads YAML text into a {@link YamlNode} tree with positions, from SnakeYAML's event parser.
  *
  * <p>A rules file is untrusted input to a process that must not fall over, so the parser is bounded: a size cap,
- * a nesting-depth limit, an alias limit, and YAML aliases are refused outright (Jackson would hand back the
- * alias name as a string, which would be a silent surprise). Any failure becomes a positioned problem; nothing
- * else escapes.
+ * a nesting-depth limit, an alias limit, and YAML aliases are refused outright (an alias would otherwise have to
+ * be expanded or silently read as its name). Any failure becomes a positioned problem; nothing else escapes.
+ *
+ * <p>Why the events and not Jackson's {@code YAMLParser} on top of them, as until session 6: Jackson's parser base
+ * class initialises {@code java.math.BigDecimal}, whose class initialiser on JDK 25 computes 5^65536 (~23 ms of
+ * CPU in a fresh JVM, up to 50 ms of the rules thread while an application starts beside it). Scalars are typed
+ * exactly as Jackson typed them ({@link YamlScalars}), so every rules file reads as before;
+ * {@code YamlTreeReaderEquivalenceTest} compares the two readers.
  */
 final class YamlTreeReader {
 
@@ -33,17 +36,15 @@ final class YamlTreeReader {
     static final int MAX_DEPTH = 32;
 
     private static final LoaderOptions LOADER_OPTIONS = loaderOptions();
-    private static final StreamReadConstraints CONSTRAINTS = StreamReadConstraints.builder()
-            .maxNestingDepth(MAX_DEPTH + 2)
-            .maxStringLength(MAX_FILE_BYTES)
-            .maxNumberLength(64)
-            .maxDocumentLength(MAX_FILE_BYTES)
-            .build();
-    /** What a default {@code YAMLFactory} gives its parsers. */
-    private static final int PARSER_FEATURES = JsonParser.Feature.collectDefaults();
-    private static final int YAML_FEATURES = YAMLParser.Feature.collectDefaults();
 
-    private YamlTreeReader() {
+    private final Parser parser;
+    private final Problems problems;
+    /** The last event read: where a problem without a position of its own is reported. */
+    private Event last;
+
+    private YamlTreeReader(String text, Problems problems) {
+        this.parser = new ParserImpl(new StreamReader(text), LOADER_OPTIONS);
+        this.problems = problems;
     }
 
     private static LoaderOptions loaderOptions() {
@@ -56,63 +57,71 @@ final class YamlTreeReader {
         return options;
     }
 
-    /**
-     * The parser a {@code YAMLFactory} with these options would create, built directly: the factory class
-     * drags in ~40 classes a one-off read never uses (JSON and YAML generators, async parsers, symbol tables,
-     * recycler pools: with them a parse took ~30 ms more CPU in a fresh JVM). Locations in messages
-     * never include the source text, as the factory's default ({@code INCLUDE_SOURCE_IN_LOCATION} off).
-     */
-    private static YAMLParser newParser(String text) {
-        IOContext context = new IOContext(CONSTRAINTS, new BufferRecycler(), ContentReference.redacted(), false);
-        return new YAMLParser(context, PARSER_FEATURES, YAML_FEATURES, LOADER_OPTIONS, null,
-                new StringReader(text));
-    }
-
     /** The root node, or null after adding the problem that stopped parsing. */
     static YamlNode read(String text, Problems problems) {
         if (text.length() > MAX_FILE_BYTES) {
             problems.add(1, 1, "the file is larger than " + MAX_FILE_BYTES + " bytes");
             return null;
         }
-        try (JsonParser parser = newParser(text)) {
-            JsonToken first = parser.nextToken();
+        return new YamlTreeReader(text, problems).read();
+    }
+
+    private YamlNode read() {
+        try {
+            Event first = nextDocumentNode();
             if (first == null) {
                 problems.add(1, 1, "the file is empty: expected 'version: 1' and 'rules:'");
                 return null;
             }
-            YamlNode root = readValue(parser, problems, 0);
+            YamlNode root = readValue(first, 0);
             if (root == null) {
                 return null;
             }
-            if (parser.nextToken() != null) {
-                JsonLocation at = parser.currentTokenLocation();
-                problems.add(line(at), column(at), "only one YAML document is allowed in a rules file");
+            Event extra = nextDocumentNode();
+            if (extra != null) {
+                problems.add(line(extra.getStartMark()), column(extra.getStartMark()),
+                        "only one YAML document is allowed in a rules file");
                 return null;
             }
             return root;
-        } catch (JsonProcessingException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof org.yaml.snakeyaml.error.MarkedYAMLException marked) {
-                addMarked(problems, marked);
-            } else {
-                JsonLocation at = e.getLocation();
-                problems.add(line(at), column(at), "invalid YAML: " + firstLine(e.getOriginalMessage()));
-            }
-        } catch (org.yaml.snakeyaml.error.MarkedYAMLException e) {
-            addMarked(problems, e);
-        } catch (IOException | RuntimeException | StackOverflowError e) {
+        } catch (MarkedYAMLException e) {
+            Mark mark = e.getProblemMark();
+            problems.add(line(mark), column(mark), "invalid YAML: " + describe(e.getProblem(), e.getContext()));
+        } catch (YAMLException e) {
+            Mark at = last == null ? null : last.getEndMark();
+            problems.add(line(at), column(at), "invalid YAML: " + firstLine(e.getMessage()));
+        } catch (RuntimeException | StackOverflowError e) {
             problems.add(1, 1, "invalid YAML: " + firstLine(String.valueOf(e.getMessage())));
         }
         return null;
     }
 
-    private static YamlNode readValue(JsonParser parser, Problems problems, int depth) throws IOException {
-        JsonToken token = parser.currentToken();
-        JsonLocation at = parser.currentTokenLocation();
+    private Event next() {
+        last = parser.getEvent();
+        return last;
+    }
+
+    /** The next node at document level (document and stream markers skipped), or null at the end of the text. */
+    private Event nextDocumentNode() {
+        while (true) {
+            Event event = next();
+            switch (event.getEventId()) {
+                case StreamStart, DocumentStart, DocumentEnd, Comment:
+                    continue;
+                case StreamEnd:
+                    return null;
+                default:
+                    return event;
+            }
+        }
+    }
+
+    private YamlNode readValue(Event event, int depth) {
+        Mark at = event.getStartMark();
         int line = line(at);
         int column = column(at);
-        if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
-            problems.add(line, column, "YAML aliases (*" + parser.getText()
+        if (event instanceof AliasEvent alias) {
+            problems.add(line, column, "YAML aliases (*" + alias.getAnchor()
                     + ") are not supported in rules files: write the value out");
             return null;
         }
@@ -120,103 +129,57 @@ final class YamlTreeReader {
             problems.add(line, column, "nesting is deeper than " + MAX_DEPTH + " levels");
             return null;
         }
-        switch (token) {
-            case START_OBJECT:
-                return readMap(parser, problems, depth, line, column);
-            case START_ARRAY:
+        switch (event.getEventId()) {
+            case MappingStart:
+                return readMap(depth, line, column);
+            case SequenceStart:
                 List<YamlNode> items = new ArrayList<>();
-                while (parser.nextToken() != JsonToken.END_ARRAY) {
-                    YamlNode item = readValue(parser, problems, depth + 1);
-                    if (item == null) {
+                for (Event item = next(); !item.is(Event.ID.SequenceEnd); item = next()) {
+                    YamlNode node = readValue(item, depth + 1);
+                    if (node == null) {
                         return null;
                     }
-                    items.add(item);
+                    items.add(node);
                 }
                 return new YamlNode(YamlNode.Kind.LIST, line, column, null, Map.of(),
                         Collections.unmodifiableList(items));
-            case VALUE_STRING:
-                return scalar(YamlNode.Kind.STRING, line, column, parser.getText());
-            case VALUE_NUMBER_INT:
-                return scalar(YamlNode.Kind.INT, line, column, integerText(parser));
-            case VALUE_NUMBER_FLOAT:
-                return scalar(YamlNode.Kind.FLOAT, line, column, parser.getText());
-            case VALUE_TRUE:
-                return scalar(YamlNode.Kind.BOOL, line, column, "true");
-            case VALUE_FALSE:
-                return scalar(YamlNode.Kind.BOOL, line, column, "false");
-            case VALUE_NULL:
-                return scalar(YamlNode.Kind.NULL, line, column, "");
+            case Scalar:
+                YamlNode scalar = YamlScalars.node((ScalarEvent) event, line, column);
+                if (scalar == null) {
+                    problems.add(line, column, "unsupported YAML value");
+                }
+                return scalar;
             default:
                 problems.add(line, column, "unsupported YAML value");
                 return null;
         }
     }
 
-    private static YamlNode readMap(JsonParser parser, Problems problems, int depth, int line, int column)
-            throws IOException {
+    private YamlNode readMap(int depth, int line, int column) {
         Map<String, YamlNode.YamlEntry> entries = new LinkedHashMap<>();
-        while (parser.nextToken() == JsonToken.FIELD_NAME) {
-            String key = parser.currentName();
-            JsonLocation keyAt = parser.currentTokenLocation();
-            if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
-                problems.add(line(keyAt), column(keyAt), "YAML aliases are not supported in rules files");
+        for (Event key = next(); !key.is(Event.ID.MappingEnd); key = next()) {
+            Mark keyAt = key.getStartMark();
+            if (!(key instanceof ScalarEvent scalarKey)) {
+                problems.add(line(keyAt), column(keyAt), key instanceof AliasEvent
+                        ? "YAML aliases are not supported in rules files"
+                        : "a mapping key must be a plain value, not a " + (key.is(Event.ID.MappingStart)
+                                ? "mapping" : "list"));
                 return null;
             }
-            parser.nextToken();
-            YamlNode value = readValue(parser, problems, depth + 1);
+            String name = scalarKey.getValue();
+            YamlNode value = readValue(next(), depth + 1);
             if (value == null) {
                 return null;
             }
-            YamlNode.YamlEntry entry = new YamlNode.YamlEntry(key, line(keyAt), column(keyAt), value);
-            YamlNode.YamlEntry first = entries.get(key);
+            YamlNode.YamlEntry entry = new YamlNode.YamlEntry(name, line(keyAt), column(keyAt), value);
+            YamlNode.YamlEntry first = entries.get(name);
             if (first != null) {
-                problems.add(entry, "duplicate key '" + key + "' (first given at line " + first.line() + ")");
+                problems.add(entry, "duplicate key '" + name + "' (first given at line " + first.line() + ")");
             } else {
-                entries.put(key, entry);
+                entries.put(name, entry);
             }
         }
         return new YamlNode(YamlNode.Kind.MAP, line, column, null, Collections.unmodifiableMap(entries), List.of());
-    }
-
-    /**
-     * The integer in decimal ({@code 0x1F}, {@code 0o17} and {@code 1_000} are YAML integers too). Absurdly long
-     * digit strings are left as written, unparsed, and reported as too large later.
-     */
-    private static String integerText(JsonParser parser) throws IOException {
-        String raw = parser.getText();
-        if (raw.length() > 40) {
-            return raw;
-        }
-        String digits = raw.replace("_", "");
-        boolean negative = digits.startsWith("-");
-        if (negative || digits.startsWith("+")) {
-            digits = digits.substring(1);
-        }
-        int radix = 10;
-        if (digits.length() > 2 && digits.charAt(0) == '0') {
-            char prefix = Character.toLowerCase(digits.charAt(1));
-            radix = prefix == 'x' ? 16 : prefix == 'o' ? 8 : prefix == 'b' ? 2 : 10;
-            if (radix != 10) {
-                digits = digits.substring(2);
-            }
-        }
-        try {
-            java.math.BigInteger value = new java.math.BigInteger(digits, radix);
-            return (negative ? value.negate() : value).toString();
-        } catch (NumberFormatException e) {
-            return raw;
-        }
-    }
-
-    private static YamlNode scalar(YamlNode.Kind kind, int line, int column, String text) {
-        return new YamlNode(kind, line, column, text, Map.of(), List.of());
-    }
-
-    private static void addMarked(Problems problems, org.yaml.snakeyaml.error.MarkedYAMLException e) {
-        org.yaml.snakeyaml.error.Mark mark = e.getProblemMark();
-        int line = mark == null ? 1 : mark.getLine() + 1;
-        int column = mark == null ? 1 : mark.getColumn() + 1;
-        problems.add(line, column, "invalid YAML: " + describe(e.getProblem(), e.getContext()));
     }
 
     private static String describe(String problem, String context) {
@@ -232,11 +195,12 @@ final class YamlTreeReader {
         return (newline < 0 ? message : message.substring(0, newline)).trim();
     }
 
-    private static int line(JsonLocation at) {
-        return at == null || at.getLineNr() < 1 ? 1 : at.getLineNr();
+    /** 1-based; SnakeYAML's marks are 0-based. */
+    private static int line(Mark mark) {
+        return mark == null ? 1 : mark.getLine() + 1;
     }
 
-    private static int column(JsonLocation at) {
-        return at == null || at.getColumnNr() < 1 ? 1 : at.getColumnNr();
+    private static int column(Mark mark) {
+        return mark == null ? 1 : mark.getColumn() + 1;
     }
 }
