@@ -51,8 +51,11 @@ public final class AgentInstaller {
     private AgentInstaller() {
     }
 
-    /** Called reflectively by {@code LimiterAgent}. */
-    public static void install(String rawArgs, Instrumentation inst, Path agentJar) {
+    /**
+     * Called reflectively by {@code LimiterAgent}; {@code attached} for a late attach (agentmain), when the
+     * application's classes may be loaded already and need retransforming.
+     */
+    public static void install(String rawArgs, Instrumentation inst, Path agentJar, boolean attached) {
         long started = System.nanoTime();
         if (System.getProperty(BYTE_BUDDY_SAFE) == null) {
             System.setProperty(BYTE_BUDDY_SAFE, "true");
@@ -73,7 +76,7 @@ public final class AgentInstaller {
         ThrottledLog errors = new ThrottledLog(LOGGER, 10_000);
         PendingRules pending = args.strict() || warmUp != null ? null : PendingRules.loading(args.rules());
         if (pending != null && !pending.mayNameClasses()) {
-            loadInBackground(args, inst, log, errors, pending, started);
+            loadInBackground(args, inst, log, errors, pending, started, attached);
             return;
         }
         RuleSetHolder holder = loadRules(args, log);
@@ -97,11 +100,11 @@ public final class AgentInstaller {
      * returns without the parse, so the application's start-up and ours overlap.
      */
     private static void loadInBackground(AgentArgs args, Instrumentation inst, Logger log, ThrottledLog errors,
-            PendingRules pending, long started) {
+            PendingRules pending, long started, boolean attached) {
         PendingServletDelegate gate = new PendingServletDelegate(pending);
         LimiterBridge.install(gate);
         long weaving = System.nanoTime();
-        Weaver.installWhileRulesLoad(inst, pending, errors);
+        Weaver.installWhileRulesLoad(inst, pending, errors, attached);
         long woven = System.nanoTime();
         Diagnostics.startupTimes(-1, (woven - weaving) / 1_000_000, (woven - started) / 1_000_000);
         Thread loader = new Thread(new RulesLoader(args, inst, log, errors, pending, gate), "limiter-rules");

@@ -32,11 +32,11 @@ public final class LimiterAgent {
     }
 
     public static void premain(String args, Instrumentation inst) {
-        start(args, inst);
+        start(args, inst, false);
     }
 
     public static void agentmain(String args, Instrumentation inst) {
-        start(args, inst);
+        start(args, inst, true);
     }
 
     /** {@code java -jar limiter.jar validate rules.yml}. */
@@ -50,7 +50,8 @@ public final class LimiterAgent {
         System.exit((Integer) code);
     }
 
-    private static void start(String args, Instrumentation inst) {
+    /** {@code attached}: a late attach, so the application's classes may be loaded already. */
+    private static void start(String args, Instrumentation inst, boolean attached) {
         try {
             File jar = agentJar();
             inst.appendToBootstrapClassLoaderSearch(new JarFile(jar));
@@ -64,8 +65,8 @@ public final class LimiterAgent {
             thread.setContextClassLoader(loader);
             try {
                 loader.loadClass(INSTALLER)
-                        .getMethod("install", String.class, Instrumentation.class, Path.class)
-                        .invoke(null, args, inst, jar.toPath());
+                        .getMethod("install", String.class, Instrumentation.class, Path.class, boolean.class)
+                        .invoke(null, args, inst, jar.toPath(), attached);
             } finally {
                 thread.setContextClassLoader(previous);
             }

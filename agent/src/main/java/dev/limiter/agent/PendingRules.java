@@ -1,8 +1,9 @@
 package dev.limiter.agent;
 
 import dev.limiter.rules.RuleSetHolder;
+import java.io.FileInputStream;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +42,11 @@ public final class PendingRules {
     public static PendingRules loading(Path file) {
         byte[] text;
         try {
-            text = Files.readAllBytes(file);
+            // a FileInputStream, not Files: its classes are loaded already (System.in), the NIO channel's ~20
+            // would load on the application's main thread
+            try (InputStream in = new FileInputStream(file.toFile())) {
+                text = in.readAllBytes();
+            }
         } catch (IOException | RuntimeException e) {
             text = null; // the parse will fail just as fast and report it
         }

@@ -61,11 +61,12 @@ final class Weaver {
 
     /**
      * Servlets, filters and JAX-RS exception mappers at once, and the methods the rules name once {@code rules}
-     * have loaded (our own transformer only: the background load is never used with the fallback).
+     * have loaded (our own transformer only: the background load is never used with the fallback). Loaded
+     * classes are retransformed only after a late attach ({@code attached}): in premain none can match.
      */
     static ResettableClassFileTransformer installWhileRulesLoad(Instrumentation inst, PendingRules rules,
-            ThrottledLog log) {
-        return LimiterTransformer.forRules(rules, log, Diagnostics.WOVEN_LISTENER).installOn(inst);
+            ThrottledLog log, boolean attached) {
+        return LimiterTransformer.forRules(rules, log, Diagnostics.WOVEN_LISTENER).installOn(inst, attached);
     }
 
     /**

@@ -48,14 +48,14 @@ final class PathTrie {
                     return;
                 }
                 if (kind == PathPattern.LITERAL) {
-                    node = node.literals.computeIfAbsent(pattern.segment(i), k -> new Draft());
+                    node = Draft.child(node.literals, pattern.segment(i));
                 } else if (kind == PathPattern.ANY) {
                     if (node.any == null) {
                         node.any = new Draft();
                     }
                     node = node.any;
                 } else {
-                    node = node.globs.computeIfAbsent(pattern.segment(i), k -> new Draft());
+                    node = Draft.child(node.globs, pattern.segment(i));
                 }
             }
             node.terminal.add(ruleIndex);
@@ -76,6 +76,16 @@ final class PathTrie {
         Draft any;
         final List<Integer> terminal = new ArrayList<>();
         final List<Integer> rest = new ArrayList<>();
+
+        /** The child under {@code segment}, created if new (no lambda: the rules compile at start-up). */
+        static Draft child(Map<String, Draft> children, String segment) {
+            Draft child = children.get(segment);
+            if (child == null) {
+                child = new Draft();
+                children.put(segment, child);
+            }
+            return child;
+        }
 
         Node freeze() {
             int size = Integer.highestOneBit(Math.max(1, literals.size() * 2 - 1)) << 1;

@@ -29,7 +29,13 @@ import dev.limiter.rules.RuleSetHolder;
  */
 public final class MethodLimiter implements MethodDelegate {
 
-    private static final ThreadLocal<MethodScratch> SCRATCH = ThreadLocal.withInitial(MethodScratch::new);
+    /** A subclass, not {@code withInitial(MethodScratch::new)}: no lambda to spin while the application starts. */
+    private static final ThreadLocal<MethodScratch> SCRATCH = new ThreadLocal<>() {
+        @Override
+        protected MethodScratch initialValue() {
+            return new MethodScratch();
+        }
+    };
 
     private final RuleSetHolder holder;
     private final ThrottledLog log;

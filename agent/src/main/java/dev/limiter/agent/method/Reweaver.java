@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import net.bytebuddy.description.type.TypeDescription;
 
@@ -33,11 +34,7 @@ public final class Reweaver implements ReloadListener {
     private final Instrumentation inst;
     private final ThrottledLog log;
     private final AtomicLong retransformed = new AtomicLong();
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(task -> {
-        Thread thread = new Thread(task, "limiter-reweave");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(new DaemonThreads());
 
     public Reweaver(RuleSetHolder holder, Instrumentation inst, ThrottledLog log) {
         this.holder = holder;
@@ -109,6 +106,17 @@ public final class Reweaver implements ReloadListener {
                     log.warn("limiter: cannot re-weave " + type.getName() + " for new method rules", t);
                 }
             }
+        }
+    }
+
+    /** Names the worker and keeps it from holding the JVM up (a class: created while the application starts). */
+    private static final class DaemonThreads implements ThreadFactory {
+
+        @Override
+        public Thread newThread(Runnable task) {
+            Thread thread = new Thread(task, "limiter-reweave");
+            thread.setDaemon(true);
+            return thread;
         }
     }
 }

@@ -102,22 +102,45 @@ public final class LimiterTransformer extends ResettableClassFileTransformer.Abs
      * would weave: none in premain, the application's servlets and named classes after a late attach.
      */
     public LimiterTransformer installOn(Instrumentation inst) {
+        return installOn(inst, true);
+    }
+
+    /**
+     * {@link #installOn(Instrumentation)}, looking at the loaded classes only if {@code loadedMayMatch}: in
+     * premain only the JDK's and ours are loaded, and walking them (~800 names) costs the application's main
+     * thread 2-3 ms.
+     */
+    public LimiterTransformer installOn(Instrumentation inst, boolean loadedMayMatch) {
         inst.addTransformer(this, true);
-        LoadedClasses.retransform(inst, LoadedClasses.select(inst, this), log);
+        if (loadedMayMatch) {
+            LoadedClasses.retransform(inst, LoadedClasses.select(inst, this), log);
+        }
         return this;
     }
 
     @Override
     public byte[] transform(ClassLoader loader, String internalName, Class<?> redefined, ProtectionDomain domain,
             byte[] classFile) {
-        if (internalName == null || IgnoredTypes.ignoredInternalName(internalName) || busy.get() != null) {
+        if (internalName == null || IgnoredTypes.ignoredInternalName(internalName)) {
             return null;
         }
-        busy.set(Boolean.TRUE);
         try {
-            int visible = apis.of(loader) & targetMask;
-            int targets = visible == 0 || !EntryPointNames.mayDeclare(classFile, visible) ? 0
-                    : superTypes.of(loader, internalName, classFile) & visible;
+            // up to the super-type walk nothing runs foreign code (a loader's methods), so the re-entrance
+            // guard (a thread-local) is only taken after it: most classes never touch it
+            int visible = apis.known(loader);
+            if (visible == ApiVisibility.UNKNOWN) {
+                if (busy.get() != null) {
+                    return null; // loaded while this thread asks a loader: passed over, like any re-entrant call
+                }
+                busy.set(Boolean.TRUE);
+                try {
+                    visible = apis.of(loader);
+                } finally {
+                    busy.remove();
+                }
+            }
+            visible &= targetMask;
+            boolean candidate = visible != 0 && EntryPointNames.mayDeclare(classFile, visible);
             String binaryName = null;
             boolean named = false;
             RuleSetHolder holder = namingRules();
@@ -128,22 +151,32 @@ public final class LimiterTransformer extends ResettableClassFileTransformer.Abs
                     named = current.namesMethodClass(binaryName) || current.namesJaxrsClass(binaryName);
                 }
             }
-            if (targets == 0 && !named) {
+            if (!candidate && !named) {
                 return null;
             }
-            if (binaryName == null) {
-                binaryName = internalName.replace('/', '.');
+            if (busy.get() != null) {
+                return null;
             }
-            byte[] woven = named
-                    ? weaver().weave(loader, binaryName, classFile, domain, targets, true)
-                    : EntryPointWeaver.weave(classFile, targets);
-            onWoven.accept(binaryName);
-            return woven;
+            busy.set(Boolean.TRUE);
+            try {
+                int targets = candidate ? superTypes.of(loader, internalName, classFile) & visible : 0;
+                if (targets == 0 && !named) {
+                    return null;
+                }
+                if (binaryName == null) {
+                    binaryName = internalName.replace('/', '.');
+                }
+                byte[] woven = named
+                        ? weaver().weave(loader, binaryName, classFile, domain, targets, true)
+                        : EntryPointWeaver.weave(classFile, targets);
+                onWoven.accept(binaryName);
+                return woven;
+            } finally {
+                busy.remove();
+            }
         } catch (Throwable t) {
             log.warn("limiter: could not instrument " + internalName.replace('/', '.') + "; it runs unlimited", t);
             return null;
-        } finally {
-            busy.remove();
         }
     }
 
