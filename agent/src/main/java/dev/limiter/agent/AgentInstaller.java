@@ -4,6 +4,7 @@ import dev.limiter.agent.jmx.JmxStarter;
 import dev.limiter.agent.method.MethodLimiter;
 import dev.limiter.agent.method.Reweaver;
 import dev.limiter.agent.servlet.ServletLimiter;
+import dev.limiter.agent.servlet.ServletWarmUp;
 import dev.limiter.agent.store.StoreWiring;
 import dev.limiter.agent.weave.WeaverWarmUp;
 import dev.limiter.bootstrap.LimiterBridge;
@@ -191,8 +192,8 @@ public final class AgentInstaller {
 
         /**
          * The rules and the banner first (a request that waits for the rules finds the banner printed, so even
-         * a short-lived application shows it); then the weaving warm-up, which nothing waits for, while the
-         * application is still starting.
+         * a short-lived application shows it); then the warm-ups of weaving and of the first request, which
+         * nothing waits for, while the application is still starting.
          */
         @Override
         public void run() {
@@ -210,6 +211,7 @@ public final class AgentInstaller {
             }
             WeaverWarmUp.run();
             if (holder != null) {
+                ServletWarmUp.run(holder.current());
                 start(holder, inst, log, errors);
             }
         }

@@ -18,10 +18,16 @@ public final class IgnoredTypes {
 
     /** {@link #PREFIXES} as internal names ({@code java/}), the form a class file transformer is given. */
     private static final String[] INTERNAL_PREFIXES = new String[PREFIXES.length];
+    /**
+     * The first characters of the prefixes: the transformer asks about every class loaded, and most of an
+     * application's ({@code org.}, {@code io.}...) are answered by this one look-up.
+     */
+    private static final boolean[] FIRST_CHARS = new boolean[128];
 
     static {
         for (int i = 0; i < PREFIXES.length; i++) {
             INTERNAL_PREFIXES[i] = PREFIXES[i].replace('.', '/');
+            FIRST_CHARS[PREFIXES[i].charAt(0)] = true;
         }
     }
 
@@ -30,6 +36,9 @@ public final class IgnoredTypes {
 
     /** True if the agent never weaves {@code className} (JDK, Byte Buddy, the agent itself). */
     public static boolean ignored(String className) {
+        if (!mayStartAPrefix(className)) {
+            return false;
+        }
         for (String prefix : PREFIXES) {
             if (className.startsWith(prefix)) {
                 return true;
@@ -40,11 +49,22 @@ public final class IgnoredTypes {
 
     /** {@link #ignored} for an internal name ({@code a/b/C}), without converting it. */
     public static boolean ignoredInternalName(String internalName) {
+        if (!mayStartAPrefix(internalName)) {
+            return false;
+        }
         for (String prefix : INTERNAL_PREFIXES) {
             if (internalName.startsWith(prefix)) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static boolean mayStartAPrefix(String name) {
+        if (name.isEmpty()) {
+            return false;
+        }
+        char first = name.charAt(0);
+        return first < FIRST_CHARS.length && FIRST_CHARS[first];
     }
 }

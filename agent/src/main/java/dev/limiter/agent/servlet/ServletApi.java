@@ -56,7 +56,7 @@ final class ServletApi {
         asyncListenerType = null;
     }
 
-    private ServletApi(Class<?> req, Class<?> res) throws ReflectiveOperationException, IOException {
+    ServletApi(Class<?> req, Class<?> res) throws ReflectiveOperationException, IOException {
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
         MethodHandle[] h = new MethodHandle[Slot.COUNT];
         h[Slot.GET_METHOD] = virtual(lookup, req, "getMethod", OBJ_TO_STRING);
@@ -82,7 +82,7 @@ final class ServletApi {
                 MethodType.methodType(void.class, Object.class, String.class));
         h[Slot.GET_OUTPUT_STREAM] = virtual(lookup, res, "getOutputStream",
                 MethodType.methodType(OutputStream.class, Object.class));
-        String pkg = req.getName().substring(0, req.getName().indexOf(".http."));
+        String pkg = apiPackage(req);
         Object initial;
         try {
             Class<?> type = Class.forName(pkg + ".DispatcherType", false, req.getClassLoader());
@@ -167,6 +167,17 @@ final class ServletApi {
             }
         }
         return UNSUPPORTED;
+    }
+
+    /**
+     * {@code javax.servlet} for {@code javax.servlet.http.HttpServletRequest}: where {@code DispatcherType} and
+     * the async types live. A type outside an {@code .http.} package (the warm-up's {@code shape}) has them
+     * beside it.
+     */
+    private static String apiPackage(Class<?> request) {
+        String name = request.getName();
+        int http = name.indexOf(".http.");
+        return http > 0 ? name.substring(0, http) : request.getPackageName();
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -1,0 +1,34 @@
+package dev.limiter.agent.servlet.shape;
+
+import java.security.Principal;
+import java.util.Enumeration;
+
+/** The {@code HttpServletRequest} methods the agent calls, with their signatures. */
+public interface Request {
+
+    String getMethod();
+
+    String getServletPath();
+
+    String getPathInfo();
+
+    String getHeader(String name);
+
+    Enumeration<String> getHeaders(String name);
+
+    String getParameter(String name);
+
+    String getRemoteAddr();
+
+    Principal getUserPrincipal();
+
+    Object getAttribute(String name);
+
+    void setAttribute(String name, Object value);
+
+    DispatcherType getDispatcherType();
+
+    boolean isAsyncStarted();
+
+    AsyncContext getAsyncContext();
+}
