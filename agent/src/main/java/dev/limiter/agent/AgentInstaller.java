@@ -53,7 +53,7 @@ public final class AgentInstaller {
     }
 
     /**
-     * Called reflectively by {@code LimiterAgent}; {@code attached} for a late attach (agentmain), when the
+     * Called through {@link AgentEntry} (the bootstrap's handoff); {@code attached} for a late attach (agentmain), when the
      * application's classes may be loaded already and need retransforming.
      */
     public static void install(String rawArgs, Instrumentation inst, Path agentJar, boolean attached) {

@@ -1,11 +1,10 @@
 package dev.limiter.agent;
 
+import dev.limiter.bootstrap.AgentStarter;
 import java.io.File;
 import java.io.PrintStream;
 import java.lang.instrument.Instrumentation;
-import java.lang.reflect.InvocationTargetException;
 import java.net.URL;
-import java.nio.file.Path;
 import java.util.jar.JarFile;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -15,18 +14,17 @@ import java.util.logging.Logger;
  * loader ever loads.
  *
  * <p>It does as little as possible and holds no state: it appends the jar to the bootstrap search path (so
- * woven code in any loader sees {@code dev.limiter.bootstrap.LimiterBridge}), creates the isolated
- * {@code AgentClassLoader} and hands over to {@code AgentInstaller} inside it. Every bootstrap class is reached
- * by reflection, after the append, so the verifier never loads a second copy of one through the system loader.
- * Nothing thrown here may stop the application: failures are logged and the application starts unprotected
- * (only {@code strict=true} with invalid rules stops it, deliberately, inside the installer).
+ * woven code in any loader sees {@code dev.limiter.bootstrap.LimiterBridge}) and hands over to
+ * {@link AgentStarter}, which resolves there. This class names no other type of ours in a way its verifier
+ * would check (it would load a second copy of it through the system loader, before the append), and makes no
+ * reflective call on the way ({@link dev.limiter.bootstrap.AgentHandoff} says why). Nothing thrown here may
+ * stop the application: failures are logged and the application starts unprotected (only {@code strict=true}
+ * with invalid rules stops it, deliberately, inside the installer).
  */
 public final class LimiterAgent {
 
-    private static final String INSTALLER = "dev.limiter.agent.AgentInstaller";
     private static final String CLI = "dev.limiter.agent.cli.LimiterCli";
     private static final String LOADER = "dev.limiter.bootstrap.AgentClassLoader";
-    private static final String GUARD = "dev.limiter.bootstrap.StartGuard";
 
     private LimiterAgent() {
     }
@@ -55,23 +53,7 @@ public final class LimiterAgent {
         try {
             File jar = agentJar();
             inst.appendToBootstrapClassLoaderSearch(new JarFile(jar));
-            if (!(Boolean) Class.forName(GUARD, true, null).getMethod("claim").invoke(null)) {
-                Logger.getLogger("dev.limiter").warning("limiter is already running; ignoring " + jar);
-                return;
-            }
-            ClassLoader loader = newAgentLoader(Class.forName(LOADER, true, null), jar);
-            Thread thread = Thread.currentThread();
-            ClassLoader previous = thread.getContextClassLoader();
-            thread.setContextClassLoader(loader);
-            try {
-                loader.loadClass(INSTALLER)
-                        .getMethod("install", String.class, Instrumentation.class, Path.class, boolean.class)
-                        .invoke(null, args, inst, jar.toPath(), attached);
-            } finally {
-                thread.setContextClassLoader(previous);
-            }
-        } catch (InvocationTargetException e) {
-            failed(e.getCause());
+            AgentStarter.start(args, inst, jar, attached);
         } catch (Throwable t) {
             failed(t);
         }

@@ -1,7 +1,5 @@
 package dev.limiter.bootstrap;
 
-import java.util.concurrent.atomic.AtomicBoolean;
-
 /**
  * Remembers that the agent has started, so a second {@code -javaagent} (or a late attach on top of one) is
  * refused instead of weaving every servlet twice.
@@ -12,13 +10,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class StartGuard {
 
-    private static final AtomicBoolean STARTED = new AtomicBoolean();
+    /** Guarded by the class: premain runs once per agent, so a lock costs nothing (an atomic's var handle would). */
+    private static boolean started;
 
     private StartGuard() {
     }
 
     /** True for the first caller only. */
-    public static boolean claim() {
-        return STARTED.compareAndSet(false, true);
+    public static synchronized boolean claim() {
+        if (started) {
+            return false;
+        }
+        started = true;
+        return true;
     }
 }

@@ -1,0 +1,26 @@
+package dev.limiter.agent;
+
+import dev.limiter.bootstrap.AgentHandoff;
+import dev.limiter.bootstrap.AgentStarter;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Path;
+
+/**
+ * The agent loader's entry point: {@link AgentStarter} initialises this class, whose static initialiser offers
+ * the installer, and calls {@link AgentInstaller#install} through the bootstrap's {@link AgentHandoff}
+ * interface, with no reflective call.
+ */
+public final class AgentEntry implements AgentHandoff {
+
+    static {
+        AgentStarter.offer(new AgentEntry());
+    }
+
+    private AgentEntry() {
+    }
+
+    @Override
+    public void install(String args, Instrumentation inst, Path agentJar, boolean attached) {
+        AgentInstaller.install(args, inst, agentJar, attached);
+    }
+}
