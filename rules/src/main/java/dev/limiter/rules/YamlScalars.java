@@ -119,7 +119,7 @@ final class YamlScalars {
      * {@code !!int} tag). Absurdly long digit strings are left as written, unparsed, and reported as too large
      * later.
      */
-    private static String integerText(String raw) {
+    static String integerText(String raw) {
         if (raw.length() > 40) {
             return raw;
         }

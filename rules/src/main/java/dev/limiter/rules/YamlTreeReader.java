@@ -47,7 +47,8 @@ final class YamlTreeReader {
         this.problems = problems;
     }
 
-    private static LoaderOptions loaderOptions() {
+    /** SnakeYAML's limits for a rules file (also the oracle's of the equivalence test). */
+    static LoaderOptions loaderOptions() {
         LoaderOptions options = new LoaderOptions();
         options.setMaxAliasesForCollections(16);
         options.setNestingDepthLimit(MAX_DEPTH + 2);
@@ -171,23 +172,27 @@ final class YamlTreeReader {
             if (value == null) {
                 return null;
             }
-            YamlNode.YamlEntry entry = new YamlNode.YamlEntry(name, line(keyAt), column(keyAt), value);
-            YamlNode.YamlEntry first = entries.get(name);
-            if (first != null) {
-                problems.add(entry, "duplicate key '" + name + "' (first given at line " + first.line() + ")");
-            } else {
-                entries.put(name, entry);
-            }
+            addEntry(entries, new YamlNode.YamlEntry(name, line(keyAt), column(keyAt), value), problems);
         }
         return new YamlNode(YamlNode.Kind.MAP, line, column, null, Collections.unmodifiableMap(entries), List.of());
     }
 
-    private static String describe(String problem, String context) {
+    /** Adds {@code entry} to a mapping's {@code entries}, or reports it as a duplicate of the first one. */
+    static void addEntry(Map<String, YamlNode.YamlEntry> entries, YamlNode.YamlEntry entry, Problems problems) {
+        YamlNode.YamlEntry first = entries.get(entry.key());
+        if (first != null) {
+            problems.add(entry, "duplicate key '" + entry.key() + "' (first given at line " + first.line() + ")");
+        } else {
+            entries.put(entry.key(), entry);
+        }
+    }
+
+    static String describe(String problem, String context) {
         String text = problem == null ? "syntax error" : firstLine(problem);
         return context == null ? text : text + " (" + firstLine(context) + ")";
     }
 
-    private static String firstLine(String message) {
+    static String firstLine(String message) {
         if (message == null) {
             return "syntax error";
         }

@@ -29,7 +29,7 @@ final class JacksonTreeReader {
     static final int MAX_FILE_BYTES = YamlTreeReader.MAX_FILE_BYTES;
     static final int MAX_DEPTH = YamlTreeReader.MAX_DEPTH;
 
-    private static final LoaderOptions LOADER_OPTIONS = loaderOptions();
+    private static final LoaderOptions LOADER_OPTIONS = YamlTreeReader.loaderOptions();
     private static final StreamReadConstraints CONSTRAINTS = StreamReadConstraints.builder()
             .maxNestingDepth(MAX_DEPTH + 2)
             .maxStringLength(MAX_FILE_BYTES)
@@ -41,16 +41,6 @@ final class JacksonTreeReader {
     private static final int YAML_FEATURES = YAMLParser.Feature.collectDefaults();
 
     private JacksonTreeReader() {
-    }
-
-    private static LoaderOptions loaderOptions() {
-        LoaderOptions options = new LoaderOptions();
-        options.setMaxAliasesForCollections(16);
-        options.setNestingDepthLimit(MAX_DEPTH + 2);
-        options.setCodePointLimit(MAX_FILE_BYTES);
-        options.setAllowDuplicateKeys(true); // duplicates are reported by us, with both positions
-        options.setAllowRecursiveKeys(false);
-        return options;
     }
 
     /**
@@ -93,12 +83,13 @@ final class JacksonTreeReader {
                 addMarked(problems, marked);
             } else {
                 JsonLocation at = e.getLocation();
-                problems.add(line(at), column(at), "invalid YAML: " + firstLine(e.getOriginalMessage()));
+                problems.add(line(at), column(at),
+                        "invalid YAML: " + YamlTreeReader.firstLine(e.getOriginalMessage()));
             }
         } catch (org.yaml.snakeyaml.error.MarkedYAMLException e) {
             addMarked(problems, e);
         } catch (IOException | RuntimeException | StackOverflowError e) {
-            problems.add(1, 1, "invalid YAML: " + firstLine(String.valueOf(e.getMessage())));
+            problems.add(1, 1, "invalid YAML: " + YamlTreeReader.firstLine(String.valueOf(e.getMessage())));
         }
         return null;
     }
@@ -164,45 +155,16 @@ final class JacksonTreeReader {
             if (value == null) {
                 return null;
             }
-            YamlNode.YamlEntry entry = new YamlNode.YamlEntry(key, line(keyAt), column(keyAt), value);
-            YamlNode.YamlEntry first = entries.get(key);
-            if (first != null) {
-                problems.add(entry, "duplicate key '" + key + "' (first given at line " + first.line() + ")");
-            } else {
-                entries.put(key, entry);
-            }
+            YamlTreeReader.addEntry(entries, new YamlNode.YamlEntry(key, line(keyAt), column(keyAt), value), problems);
         }
         return new YamlNode(YamlNode.Kind.MAP, line, column, null, Collections.unmodifiableMap(entries), List.of());
     }
 
-    /**
-     * The integer in decimal ({@code 0x1F}, {@code 0o17} and {@code 1_000} are YAML integers too). Absurdly long
-     * digit strings are left as written, unparsed, and reported as too large later.
-     */
+    /** The integer in decimal, as the current reader writes it (or as written, if it is none). */
     private static String integerText(JsonParser parser) throws IOException {
         String raw = parser.getText();
-        if (raw.length() > 40) {
-            return raw;
-        }
-        String digits = raw.replace("_", "");
-        boolean negative = digits.startsWith("-");
-        if (negative || digits.startsWith("+")) {
-            digits = digits.substring(1);
-        }
-        int radix = 10;
-        if (digits.length() > 2 && digits.charAt(0) == '0') {
-            char prefix = Character.toLowerCase(digits.charAt(1));
-            radix = prefix == 'x' ? 16 : prefix == 'o' ? 8 : prefix == 'b' ? 2 : 10;
-            if (radix != 10) {
-                digits = digits.substring(2);
-            }
-        }
-        try {
-            java.math.BigInteger value = new java.math.BigInteger(digits, radix);
-            return (negative ? value.negate() : value).toString();
-        } catch (NumberFormatException e) {
-            return raw;
-        }
+        String decimal = YamlScalars.integerText(raw);
+        return decimal == null ? raw : decimal;
     }
 
     private static YamlNode scalar(YamlNode.Kind kind, int line, int column, String text) {
@@ -213,20 +175,7 @@ final class JacksonTreeReader {
         org.yaml.snakeyaml.error.Mark mark = e.getProblemMark();
         int line = mark == null ? 1 : mark.getLine() + 1;
         int column = mark == null ? 1 : mark.getColumn() + 1;
-        problems.add(line, column, "invalid YAML: " + describe(e.getProblem(), e.getContext()));
-    }
-
-    private static String describe(String problem, String context) {
-        String text = problem == null ? "syntax error" : firstLine(problem);
-        return context == null ? text : text + " (" + firstLine(context) + ")";
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "syntax error";
-        }
-        int newline = message.indexOf('\n');
-        return (newline < 0 ? message : message.substring(0, newline)).trim();
+        problems.add(line, column, "invalid YAML: " + YamlTreeReader.describe(e.getProblem(), e.getContext()));
     }
 
     private static int line(JsonLocation at) {

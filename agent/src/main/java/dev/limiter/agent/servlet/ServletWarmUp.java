@@ -19,7 +19,9 @@ import java.util.Enumeration;
  * signatures' basic types only); the match reads the rules and changes nothing, and no limiter is called.
  *
  * <p>What cannot be done ahead: the real request class's own handles and hidden class, and loading its servlet
- * API's types. A failure here is ignored: the first request does the work itself and reports its own failures.
+ * API's types. Each call runs once, interpreted, before any type profile exists, so the request path's profiles
+ * (and the JIT's inlining) see only the application's request classes. A failure here is ignored: the first
+ * request does the work itself and reports its own failures.
  */
 public final class ServletWarmUp {
 
