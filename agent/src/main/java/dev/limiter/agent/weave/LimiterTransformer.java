@@ -129,10 +129,9 @@ public final class LimiterTransformer extends ResettableClassFileTransformer.Abs
             // guard (a thread-local) is only taken after it: most classes never touch it
             int visible = apis.known(loader);
             if (visible == ApiVisibility.UNKNOWN) {
-                if (busy.get() != null) {
-                    return null; // loaded while this thread asks a loader: passed over, like any re-entrant call
+                if (!enterGuard()) {
+                    return null;
                 }
-                busy.set(Boolean.TRUE);
                 try {
                     visible = apis.of(loader);
                 } finally {
@@ -154,10 +153,9 @@ public final class LimiterTransformer extends ResettableClassFileTransformer.Abs
             if (!candidate && !named) {
                 return null;
             }
-            if (busy.get() != null) {
+            if (!enterGuard()) {
                 return null;
             }
-            busy.set(Boolean.TRUE);
             try {
                 int targets = candidate ? superTypes.of(loader, internalName, classFile) & visible : 0;
                 if (targets == 0 && !named) {
@@ -178,6 +176,18 @@ public final class LimiterTransformer extends ResettableClassFileTransformer.Abs
             log.warn("limiter: could not instrument " + internalName.replace('/', '.') + "; it runs unlimited", t);
             return null;
         }
+    }
+
+    /**
+     * Takes the re-entrance guard around work that runs a loader's code; false if this thread holds it already
+     * (a class loaded by that work is passed over). The caller removes it in a {@code finally}.
+     */
+    private boolean enterGuard() {
+        if (busy.get() != null) {
+            return false;
+        }
+        busy.set(Boolean.TRUE);
+        return true;
     }
 
     /** True if this transformer weaves {@code type}, judged from the loaded class (for retransformation). */
