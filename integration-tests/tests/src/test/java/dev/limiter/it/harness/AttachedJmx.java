@@ -54,6 +54,11 @@ public final class AttachedJmx implements AutoCloseable {
         }
     }
 
+    /** The pid of the child JVM started with {@code markerOption(marker)}. */
+    public static long pidOf(String marker) {
+        return childPid(markerOption(marker));
+    }
+
     private static long childPid(String option) {
         List<ProcessHandle> matches = ProcessHandle.current().children()
                 .filter(p -> p.info().commandLine().map(c -> c.contains(option)).orElse(false))
