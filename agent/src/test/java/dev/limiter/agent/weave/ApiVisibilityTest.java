@@ -33,4 +33,41 @@ class ApiVisibilityTest {
             assertThat(apis.of(jaxrsOnly)).isEqualTo(WeaveTarget.MAPPER_JAKARTA);
         }
     }
+
+    @Test
+    void theLastLoaderAskedIsKnownWithoutAskingItAgain() throws Exception {
+        ClassLoader testLoader = ApiVisibilityTest.class.getClassLoader();
+        try (CountingLoader empty = new CountingLoader()) {
+            assertThat(apis.known(null)).as("the bootstrap loader").isZero();
+            assertThat(apis.known(testLoader)).isEqualTo(ApiVisibility.UNKNOWN);
+
+            assertThat(apis.of(empty)).isZero();
+            int asked = empty.lookups;
+            assertThat(apis.known(empty)).isZero();
+            assertThat(apis.known(testLoader)).as("only the last loader is known without the map")
+                    .isEqualTo(ApiVisibility.UNKNOWN);
+
+            assertThat(apis.of(testLoader)).isEqualTo(WeaveTarget.SERVLETS | WeaveTarget.MAPPERS);
+            assertThat(apis.known(testLoader)).isEqualTo(WeaveTarget.SERVLETS | WeaveTarget.MAPPERS);
+            assertThat(apis.known(empty)).isEqualTo(ApiVisibility.UNKNOWN);
+            assertThat(apis.of(empty)).as("answered from the map again").isZero();
+            assertThat(empty.lookups).as("a loader is asked once, however the answers alternate").isEqualTo(asked);
+        }
+    }
+
+    /** Sees nothing and counts how often it was asked. */
+    private static final class CountingLoader extends URLClassLoader {
+
+        int lookups;
+
+        CountingLoader() {
+            super(new URL[0], null);
+        }
+
+        @Override
+        public URL getResource(String name) {
+            lookups++;
+            return super.getResource(name);
+        }
+    }
 }
