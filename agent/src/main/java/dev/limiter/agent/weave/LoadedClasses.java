@@ -10,9 +10,9 @@ import java.util.List;
  * The already loaded classes {@link LimiterTransformer} weaves, and their retransformation in batches.
  *
  * <p>Used after a late attach (the application's servlets are loaded already), and when the transformer is
- * reset. Loaded classes are judged by reflection on their names and super types, which loads nothing; JDK and
- * agent classes are rejected by name first, so in premain (only those are loaded) the selection is empty and
- * nothing is retransformed. Retransformation runs {@value #BATCH} classes at a time (it stops the JVM at a
+ * reset; premain skips it, since only the JDK's classes and ours are loaded then. Loaded classes are judged by
+ * reflection on their names and super types, which loads nothing; JDK and agent classes are rejected by name
+ * first. Retransformation runs {@value #BATCH} classes at a time (it stops the JVM at a
  * safepoint); a failed batch is retried one class at a time so one bad class does not keep the others unwoven.
  */
 final class LoadedClasses {
