@@ -20,8 +20,7 @@ import java.util.logging.Logger;
  * the banner, plug the servlet decision into the bridge, weave, and start watching the rules file.
  *
  * <p>The transformer ({@link Weaver}) is our own and cheap to install; Byte Buddy's weaving machinery loads with
- * the first class woven. With the {@code AgentBuilder} fallback, Byte Buddy's transformer is prepared on a daemon
- * thread ({@link TransformerWarmUp}) while the rules are parsed.
+ * the first class a rule names.
  *
  * <p>Order matters: custom strategies ({@code strategies=}, {@link StrategyJars}) are registered before the rules
  * are parsed, because rules refer to them by name; the bridge delegates (servlet and method) are installed
@@ -61,8 +60,6 @@ public final class AgentInstaller {
         if (System.getProperty(BYTE_BUDDY_SAFE) == null) {
             System.setProperty(BYTE_BUDDY_SAFE, "true");
         }
-        // after the property: Byte Buddy reads it at class init
-        Thread warmUp = Weaver.usesAgentBuilder() ? TransformerWarmUp.start() : null;
         // JUL set up here, before any other thread of ours can ask for it: a LogManager initialising on the
         // application's thread while ours waits on it is how agents deadlock
         Logger log = Logger.getLogger(LOGGER);
@@ -75,7 +72,7 @@ public final class AgentInstaller {
             return;
         }
         ThrottledLog errors = new ThrottledLog(LOGGER, 10_000);
-        PendingRules pending = args.strict() || warmUp != null ? null : PendingRules.loading(args.rules());
+        PendingRules pending = args.strict() ? null : PendingRules.loading(args.rules());
         if (pending != null && !pending.mayNameClasses()) {
             loadInBackground(args, inst, log, errors, pending, started, attached);
             return;
@@ -84,9 +81,6 @@ public final class AgentInstaller {
         long rulesLoaded = System.nanoTime();
         LimiterBridge.install(new FirstRequestDelegate(new ServletLimiter(holder, errors)));
         LimiterBridge.installMethods(new MethodLimiter(holder, errors));
-        if (warmUp != null) {
-            TransformerWarmUp.await(warmUp);
-        }
         Weaver.install(inst, holder, errors);
         long woven = System.nanoTime();
         Diagnostics.startupTimes((rulesLoaded - started) / 1_000_000, (woven - rulesLoaded) / 1_000_000,
@@ -145,7 +139,6 @@ public final class AgentInstaller {
     private static void start(RuleSetHolder holder, Instrumentation inst, Logger log, ThrottledLog errors) {
         holder.addListener(new ReloadLog(log));
         holder.addListener(new Reweaver(holder, inst, errors));
-        AgentRuntime.publish(new AgentRuntime(holder, inst, errors));
         startWatching(holder, log);
         JmxStarter.start(holder, log);
     }

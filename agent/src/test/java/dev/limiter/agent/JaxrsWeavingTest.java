@@ -19,8 +19,7 @@ import methodtest.AccountResource;
 import methodtest.ItemResource;
 import methodtest.LateResource;
 import net.bytebuddy.agent.ByteBuddyAgent;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
+import dev.limiter.agent.weave.LimiterTransformer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -74,7 +73,7 @@ class JaxrsWeavingTest {
 
     private static RuleSetHolder holder;
     private static Instrumentation inst;
-    private static ResettableClassFileTransformer transformer;
+    private static LimiterTransformer transformer;
 
     @BeforeAll
     static void weave() throws Exception {
@@ -91,7 +90,7 @@ class JaxrsWeavingTest {
 
     @AfterAll
     static void unweave() {
-        transformer.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+        transformer.reset(inst);
         LimiterBridge.installMethods(null);
     }
 

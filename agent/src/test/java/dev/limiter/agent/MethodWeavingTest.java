@@ -7,7 +7,9 @@ import static org.awaitility.Awaitility.await;
 import dev.limiter.agent.method.MethodLimiter;
 import dev.limiter.agent.method.Reweaver;
 import dev.limiter.api.RateLimitExceededException;
+import dev.limiter.bootstrap.BridgeDelegate;
 import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.bootstrap.RequestFrame;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSetHolder;
@@ -29,6 +31,7 @@ import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import methodtest.AuditedServlet;
 import methodtest.Billing;
 import methodtest.CheckedQuota;
 import methodtest.Counter;
@@ -40,12 +43,12 @@ import methodtest.QuotaExceeded;
 import methodtest.Rekeyed;
 import methodtest.Worker;
 import net.bytebuddy.agent.ByteBuddyAgent;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
+import dev.limiter.agent.weave.LimiterTransformer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import weavingtest.FakeHttp;
 
 /**
  * Weaves plain methods named by {@code method:} rules in this JVM (Byte Buddy self-attach, the agent's real
@@ -154,6 +157,10 @@ class MethodWeavingTest {
                 key: arg:0
                 limit: 1
                 window: 1h
+              - id: audited
+                match: { method: { class: methodtest.AuditedServlet, method: audit } }
+                limit: 1
+                window: 1h
               - id: counter
                 match: { method: { class: methodtest.Counter, method: count } }
                 key: arg:0
@@ -174,7 +181,7 @@ class MethodWeavingTest {
     private static Path file;
     private static RuleSetHolder holder;
     private static Instrumentation inst;
-    private static ResettableClassFileTransformer transformer;
+    private static LimiterTransformer transformer;
     private static final List<LogRecord> LOGGED = new ArrayList<>();
     /** Held strongly: JUL keeps loggers weakly, and a collected one would come back without the handler. */
     private static final Logger LIMITER_LOGGER = Logger.getLogger("dev.limiter");
@@ -212,9 +219,37 @@ class MethodWeavingTest {
 
     @AfterAll
     static void unweave() {
-        transformer.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+        transformer.reset(inst);
         LimiterBridge.installMethods(null);
         LIMITER_LOGGER.removeHandler(CAPTURE);
+    }
+
+    @Test
+    void aServletThatARuleNamesGetsItsEntryPointAndItsNamedMethodWoven() throws Exception {
+        List<String> requests = new ArrayList<>();
+        LimiterBridge.install(new BridgeDelegate() {
+            @Override
+            public boolean onRequestStart(RequestFrame frame) {
+                requests.add("start");
+                return false;
+            }
+
+            @Override
+            public void onRequestEnd(RequestFrame frame) {
+                requests.add("end");
+            }
+        });
+        try {
+            AuditedServlet servlet = new AuditedServlet();
+            FakeHttp http = new FakeHttp("jakarta.servlet", "/audit");
+            servlet.service((jakarta.servlet.ServletRequest) http.request,
+                    (jakarta.servlet.ServletResponse) http.response);
+            assertThat(requests).containsExactly("start", "end");
+            assertThat(servlet.audit("a")).isEqualTo("audited a");
+            assertThatThrownBy(() -> servlet.audit("b")).isInstanceOf(RateLimitExceededException.class);
+        } finally {
+            LimiterBridge.install(null);
+        }
     }
 
     private static Rule rule(String id) {

@@ -10,7 +10,7 @@ import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
 import net.bytebuddy.agent.ByteBuddyAgent;
-import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
+import dev.limiter.agent.weave.LimiterTransformer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,7 +28,7 @@ import weavingtest.JavaxHello;
 class WeaverTest {
 
     private static Instrumentation inst;
-    private static ResettableClassFileTransformer transformer;
+    private static LimiterTransformer transformer;
     private final List<String> events = new ArrayList<>();
     private volatile boolean reject;
 
@@ -40,7 +40,7 @@ class WeaverTest {
 
     @AfterAll
     static void unweave() {
-        transformer.reset(inst, net.bytebuddy.agent.builder.AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+        transformer.reset(inst);
     }
 
     @AfterEach

@@ -14,7 +14,7 @@ import java.lang.ref.WeakReference;
  * <p>The response always has an entity (an empty string if the body template is empty): by the JAX-RS spec
  * (3.3.4) a {@code WebApplicationException} whose response has an entity is written as is, without asking the
  * application's {@code ExceptionMapper}s. Runtimes that still call a mapper meet
- * {@link ExceptionMapperInstrumentation}, which asks {@link #responseOf} and returns our response instead.
+ * the woven mapper ({@code MapperEntryAdvice}), which asks {@link #responseOf} and returns our response instead.
  *
  * <p>Which exceptions are ours: the last one created on the thread, held weakly. An {@code ExceptionMapper} runs
  * on the thread the resource method threw on, right after it; an exception class of our own is not possible

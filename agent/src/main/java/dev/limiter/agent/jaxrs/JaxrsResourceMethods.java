@@ -8,7 +8,6 @@ import static net.bytebuddy.matcher.ElementMatchers.isStatic;
 import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
-import dev.limiter.agent.ClassLoaderHasResource;
 import java.util.HashSet;
 import net.bytebuddy.description.annotation.AnnotationDescription;
 import net.bytebuddy.description.method.MethodDescription;
@@ -28,11 +27,6 @@ import net.bytebuddy.matcher.ElementMatcher;
  * Bridge and synthetic methods are never matched, so a covariant or generic override is woven once.
  */
 public final class JaxrsResourceMethods {
-
-    private static final ClassLoaderHasResource[] LOADER_CHECKS = new ClassLoaderHasResource[] {
-        new ClassLoaderHasResource(JaxrsNamespace.JAVAX.resource("Path")),
-        new ClassLoaderHasResource(JaxrsNamespace.JAKARTA.resource("Path")),
-    };
 
     private JaxrsResourceMethods() {
     }
@@ -67,15 +61,6 @@ public final class JaxrsResourceMethods {
             return null;
         }
         return null;
-    }
-
-    /**
-     * Class-loader pre-filter for {@code ns}: false for a loader that cannot see {@code @Path} of that API (it
-     * can hold no resource classes), including the bootstrap loader. Shared and cached per loader; check it
-     * before any type matcher.
-     */
-    public static ElementMatcher<ClassLoader> classLoaderMatcher(JaxrsNamespace ns) {
-        return LOADER_CHECKS[ns.ordinal()];
     }
 
     /** The annotation part of {@link #matcher}: an HTTP-method annotation applies and the type has {@code @Path}. */

@@ -5,18 +5,15 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RuleSetHolder;
-import java.security.ProtectionDomain;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 import net.bytebuddy.implementation.bytecode.constant.NullConstant;
-import net.bytebuddy.utility.JavaModule;
 
 /**
  * Weaves {@link MethodAdvice} into the methods {@link SitePlanner} picks, each with its own site id and key
@@ -26,7 +23,7 @@ import net.bytebuddy.utility.JavaModule;
  * so a retransformation after a reload picks up the new rules. Every woven method is registered in
  * {@link WovenSites} before its code can run, and the class's coverage is recorded for later reloads.
  */
-public final class MethodTransformer implements AgentBuilder.Transformer {
+public final class MethodTransformer {
 
     private static final String ADVICE = MethodAdvice.class.getName();
     private static final TypeDescription ADVICE_TYPE = TypeDescription.ForLoadedType.of(MethodAdvice.class);
@@ -46,9 +43,9 @@ public final class MethodTransformer implements AgentBuilder.Transformer {
         this.adviceLocator = ClassFileLocator.Simple.of(ADVICE, bytes);
     }
 
-    @Override
+    /** Adds the advice of every site the current rules plan in {@code type} to {@code builder}. */
     public DynamicType.Builder<?> transform(DynamicType.Builder<?> builder, TypeDescription type,
-            ClassLoader loader, JavaModule module, ProtectionDomain domain) {
+            ClassLoader loader) {
         RuleSet rules = holder.current();
         List<PlannedSite> plan = SitePlanner.plan(type, rules);
         Set<String> identities = new HashSet<>();

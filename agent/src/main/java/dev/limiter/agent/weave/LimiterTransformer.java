@@ -5,16 +5,10 @@ import dev.limiter.agent.PendingRules;
 import dev.limiter.agent.ThrottledLog;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RuleSetHolder;
+import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
-import java.util.Collections;
-import java.util.Iterator;
-import java.util.List;
 import java.util.function.Consumer;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.utility.JavaModule;
 
 /**
  * The agent's class file transformer: decides cheaply which classes to weave and hands only those to Byte
@@ -30,12 +24,11 @@ import net.bytebuddy.utility.JavaModule;
  * with plain ASM ({@link EntryPointWeaver}); Byte Buddy's weaving classes load only with the first class a rule
  * names ({@link ClassWeaver}), so a servlet application with HTTP rules never loads them.
  *
- * <p>Behaviour is that of the {@code AgentBuilder} configuration it replaces: the same classes are woven with
- * the same advice, method bodies only (retransformable), a failure is logged (throttled) and leaves the class
- * unchanged, and re-entrant calls on one thread (a class loaded while this transformer runs) are passed over.
- * It is a {@link ResettableClassFileTransformer} so that tests and tools can remove it and restore the classes.
+ * <p>Only method bodies change (classes stay retransformable), a failure is logged (throttled) and leaves the
+ * class unchanged, and re-entrant calls on one thread (a class loaded while this transformer runs) are passed
+ * over. {@link #reset} removes it and restores the classes it wove (tests and tools).
  */
-public final class LimiterTransformer extends ResettableClassFileTransformer.AbstractBase {
+public final class LimiterTransformer implements ClassFileTransformer {
 
     private final PendingRules rules;
     private final ThrottledLog log;
@@ -89,7 +82,7 @@ public final class LimiterTransformer extends ResettableClassFileTransformer.Abs
             synchronized (this) {
                 current = weaver;
                 if (current == null) {
-                    current = new ClassWeaver(LimiterTransformer.class.getClassLoader(), rules.now());
+                    current = new ClassWeaver(rules.now());
                     weaver = current;
                 }
             }
@@ -165,7 +158,7 @@ public final class LimiterTransformer extends ResettableClassFileTransformer.Abs
                     binaryName = internalName.replace('/', '.');
                 }
                 byte[] woven = named
-                        ? weaver().weave(loader, binaryName, classFile, domain, targets, true)
+                        ? weaver().weave(loader, binaryName, classFile, domain, targets)
                         : EntryPointWeaver.weave(classFile, targets);
                 onWoven.accept(binaryName);
                 return woven;
@@ -204,28 +197,15 @@ public final class LimiterTransformer extends ResettableClassFileTransformer.Abs
         return visible != 0 && !type.isInterface() && (LoadedClasses.targetsOf(type) & visible) != 0;
     }
 
-    @Override
-    public Iterator<AgentBuilder.Transformer> iterator(TypeDescription type, ClassLoader loader, JavaModule module,
-            Class<?> redefined, ProtectionDomain domain) {
-        return Collections.emptyIterator();
-    }
-
     /**
-     * Removes this transformer and, unless {@code strategy} is {@code DISABLED}, retransforms the loaded classes
-     * it wove back to their original code. Discovery, batching and listener arguments are not used.
+     * Removes this transformer and retransforms the loaded classes it wove back to their original code (tests and
+     * tools); false if it was not installed.
      */
-    @Override
-    public boolean reset(Instrumentation inst, ResettableClassFileTransformer classFileTransformer,
-            AgentBuilder.RedefinitionStrategy strategy, AgentBuilder.RedefinitionStrategy.DiscoveryStrategy discovery,
-            AgentBuilder.RedefinitionStrategy.BatchAllocator allocator,
-            AgentBuilder.RedefinitionStrategy.Listener listener) {
-        if (!inst.removeTransformer(classFileTransformer)) {
+    public boolean reset(Instrumentation inst) {
+        if (!inst.removeTransformer(this)) {
             return false;
         }
-        if (strategy != AgentBuilder.RedefinitionStrategy.DISABLED) {
-            List<Class<?>> woven = LoadedClasses.select(inst, this);
-            LoadedClasses.retransform(inst, woven, log);
-        }
+        LoadedClasses.retransform(inst, LoadedClasses.select(inst, this), log);
         return true;
     }
 }

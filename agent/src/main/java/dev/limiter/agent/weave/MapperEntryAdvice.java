@@ -8,8 +8,8 @@ import net.bytebuddy.jar.asm.Type;
 /**
  * Adds to the start of an application's {@code ExceptionMapper.toResponse(E)}: if the exception is a rejection
  * the limiter threw, return the limiter's own response instead of running the mapper, so an application's
- * {@code ExceptionMapper<Throwable>} cannot turn our 429 into a 500. The same behaviour as the Byte Buddy advice
- * {@code ExceptionMapperAdvice}, written with ASM alone.
+ * {@code ExceptionMapper<Throwable>} cannot turn our 429 into a 500. Written with ASM alone, like
+ * {@link ServletEntryAdvice}.
  *
  * <pre>
  *   Object ours;

@@ -8,8 +8,8 @@ import net.bytebuddy.jar.asm.Opcodes;
 
 /**
  * Adds the limiter's check around the body of one {@code service(ServletRequest, ServletResponse)} or
- * {@code doFilter(ServletRequest, ServletResponse, FilterChain)}: the same behaviour as the Byte Buddy advice
- * {@code ServletAdvice}, written with ASM alone so that weaving a servlet loads no Byte Buddy classes.
+ * {@code doFilter(ServletRequest, ServletResponse, FilterChain)}, written with ASM alone so that weaving a
+ * servlet loads none of Byte Buddy's weaving classes.
  *
  * <pre>
  *   try { reject = LimiterBridge.servletEnter(request, response); } catch (Throwable t) { reject = false; }

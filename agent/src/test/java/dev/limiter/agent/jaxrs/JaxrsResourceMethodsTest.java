@@ -112,18 +112,6 @@ class JaxrsResourceMethodsTest {
         }
     }
 
-    @Test
-    void classLoaderCheckNeedsTheApiOfTheNamespace() throws Exception {
-        ClassLoader app = getClass().getClassLoader();
-        assertThat(JaxrsResourceMethods.classLoaderMatcher(JaxrsNamespace.JAKARTA).matches(app)).isTrue();
-        assertThat(JaxrsResourceMethods.classLoaderMatcher(JaxrsNamespace.JAVAX).matches(app)).isTrue();
-        assertThat(JaxrsResourceMethods.classLoaderMatcher(JaxrsNamespace.JAKARTA).matches(null)).isFalse();
-        try (URLClassLoader empty = new URLClassLoader(new URL[0], null)) {
-            assertThat(JaxrsResourceMethods.classLoaderMatcher(JaxrsNamespace.JAKARTA).matches(empty)).isFalse();
-            assertThat(JaxrsResourceMethods.classLoaderMatcher(JaxrsNamespace.JAVAX).matches(empty)).isFalse();
-        }
-    }
-
     private List<String> matched(String typeName, JaxrsNamespace ns) {
         return type(typeName).getDeclaredMethods().filter(JaxrsResourceMethods.matcher(ns)).stream()
                 .map(MethodDescription::getName).sorted().collect(Collectors.toList());

@@ -1,13 +1,14 @@
 package dev.limiter.agent.jaxrs;
 
-import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
-import static net.bytebuddy.matcher.ElementMatchers.not;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.limiter.agent.ThrottledLog;
+import dev.limiter.agent.weave.LimiterTransformer;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.MethodDelegate;
 import dev.limiter.rules.RuleSet;
+import dev.limiter.rules.RuleSetHolder;
 import jaxrstest.CatchAllMapper;
 import jaxrstest.WebAppExceptionMapper;
 import jakarta.ws.rs.WebApplicationException;
@@ -15,34 +16,48 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import net.bytebuddy.ByteBuddy;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import net.bytebuddy.agent.ByteBuddyAgent;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.dynamic.scaffold.TypeValidation;
-import net.bytebuddy.utility.JavaModule;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Weaves application {@code ExceptionMapper}s in this JVM (Byte Buddy self-attach, pool-only descriptions as in the
- * agent) and shows that a limiter rejection passes through them unchanged while every other exception still reaches
+ * Weaves application {@code ExceptionMapper}s in this JVM with the agent's transformer (Byte Buddy self-attach) and shows that a limiter rejection passes through them unchanged while every other exception still reaches
  * the application's mapper. The jakarta mappers run against Jersey 3; the javax one inside a loader holding a real
  * Jersey 2 runtime ({@link JavaxRuntime}).
  */
-class ExceptionMapperInstrumentationTest {
+class ExceptionMapperWeavingTest {
 
     private static Instrumentation inst;
-    private static ResettableClassFileTransformer transformer;
+    private static final String LOG = "dev.limiter.test.mappers";
+    private static LimiterTransformer transformer;
     private static final List<String> WOVEN = new CopyOnWriteArrayList<>();
     private static final List<Throwable> ERRORS = new CopyOnWriteArrayList<>();
+    /** Failed transformations: the transformer logs them through its throttled log. */
+    private static final Handler ERROR_HANDLER = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            ERRORS.add(record.getThrown() != null ? record.getThrown() : new AssertionError(record.getMessage()));
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
 
     private final RuleSet rules = JaxrsRejectionTest.parse("""
             version: 1
@@ -54,34 +69,18 @@ class ExceptionMapperInstrumentationTest {
             """);
 
     @BeforeAll
-    static void weave() {
+    static void weave(@TempDir Path dir) throws Exception {
         inst = ByteBuddyAgent.install();
-        AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
-                .disableClassFormatChanges()
-                .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-                .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
-                .with(AgentBuilder.TypeStrategy.Default.DECORATE)
-                .with(new AgentBuilder.Listener.Adapter() {
-                    @Override
-                    public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module,
-                            boolean loaded, DynamicType dynamicType) {
-                        WOVEN.add(type.getName());
-                    }
-
-                    @Override
-                    public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,
-                            Throwable throwable) {
-                        ERRORS.add(throwable);
-                    }
-                })
-                .ignore(not(nameStartsWith("jaxrstest.")));
-        transformer = ExceptionMapperInstrumentation.apply(builder, ExceptionMapperAdvice.class.getClassLoader())
-                .installOn(inst);
+        Logger.getLogger(LOG).addHandler(ERROR_HANDLER);
+        Path empty = Files.writeString(dir.resolve("rules.yml"), "version: 1\nrules: []\n");
+        RuleSetHolder holder = RuleSetHolder.open(empty);
+        transformer = new LimiterTransformer(holder, new ThrottledLog(LOG, 0), WOVEN::add).installOn(inst);
     }
 
     @AfterAll
     static void unweave() {
-        transformer.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+        transformer.reset(inst);
+        Logger.getLogger(LOG).removeHandler(ERROR_HANDLER);
     }
 
     @BeforeEach
