@@ -1,5 +1,6 @@
 package dev.limiter.agent;
 
+import dev.limiter.agent.startup.Startup;
 import dev.limiter.bootstrap.AgentHandoff;
 import dev.limiter.bootstrap.AgentStarter;
 import java.lang.instrument.Instrumentation;
@@ -7,7 +8,7 @@ import java.nio.file.Path;
 
 /**
  * The agent loader's entry point: {@link AgentStarter} initialises this class, whose static initialiser offers
- * the installer, and calls {@link AgentInstaller#install} through the bootstrap's {@link AgentHandoff}
+ * the installer, and calls {@link Startup#run} through the bootstrap's {@link AgentHandoff}
  * interface, with no reflective call.
  */
 public final class AgentEntry implements AgentHandoff {
@@ -21,6 +22,6 @@ public final class AgentEntry implements AgentHandoff {
 
     @Override
     public void install(String args, Instrumentation inst, Path agentJar, boolean attached) {
-        AgentInstaller.install(args, inst, agentJar, attached);
+        Startup.run(args, inst, attached);
     }
 }

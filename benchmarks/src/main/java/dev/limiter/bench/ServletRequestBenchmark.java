@@ -1,6 +1,6 @@
 package dev.limiter.bench;
 
-import dev.limiter.agent.ThrottledLog;
+import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.rules.RuleSetHolder;

@@ -2,7 +2,8 @@ package dev.limiter.bootstrap;
 
 /**
  * The per-thread record of the request being served: the servlet call depth, the request and response objects
- * while the outermost entry runs, and one slot the delegate owns for its scratch buffers.
+ * while the outermost entry runs, whether the request goes unchecked, and one slot the delegate owns for its
+ * scratch buffers.
  *
  * <p>One instance per thread, reused for every request, so the request path allocates nothing. It is a plain
  * mutable class (not a record) for that reason, and it is only ever touched by its own thread.
@@ -15,6 +16,7 @@ public final class RequestFrame {
     private Object request;
     private Object response;
     private Object scratch;
+    private boolean unchecked;
 
     RequestFrame() {
     }
@@ -39,6 +41,19 @@ public final class RequestFrame {
         scratch = value;
     }
 
+    /**
+     * Marks the current request as let through without a check (the rules were not there in time), so its end
+     * releases nothing. Cleared when the request ends.
+     */
+    public void markUnchecked() {
+        unchecked = true;
+    }
+
+    /** True if {@link #markUnchecked()} was called for the current request. */
+    public boolean unchecked() {
+        return unchecked;
+    }
+
     void begin(Object request, Object response) {
         this.request = request;
         this.response = response;
@@ -48,6 +63,7 @@ public final class RequestFrame {
         request = null;
         response = null;
         started = false;
+        unchecked = false;
         delegate = null;
     }
 }

@@ -1,12 +1,12 @@
 package dev.limiter.agent.cli;
 
-import dev.limiter.agent.AgentVersion;
+import dev.limiter.agent.diagnostics.AgentVersion;
+import dev.limiter.agent.startup.StrategyJars;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RuleSetLoader;
 import dev.limiter.rules.RulesError;
 import dev.limiter.rules.RulesException;
-import dev.limiter.agent.StrategyJars;
 import java.io.File;
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -19,7 +19,7 @@ import javax.management.ObjectName;
  * Keeps the MBeans in step with the rules: registers {@code dev.limiter:type=Limiter}, one
  * {@code dev.limiter:type=Rule,name=<id>} per rule in force, and follows every reload, so rule MBeans appear
  * and disappear with their rules while an id that survives keeps its MBean (and its counters, which live in
- * the rule's state). It also owns the rules' top-rejected-keys summaries ({@link RejectedKeys}): one per rule in
+ * the rule's state). It also owns the rules' top-rejected-keys summaries ({@link TopKeys}): one per rule in
  * force, dropped with the rule.
  *
  * <p>{@link #sync()} is synchronized and always converges on {@link RuleSetHolder#current()}, so a reload racing
@@ -81,13 +81,13 @@ public final class JmxRegistrar implements ReloadListener, AutoCloseable {
             RuleStats before = registered.get(id);
             if (before == null) {
                 if (register(id)) {
-                    RejectedKeys.track(stats);
+                    TopKeys.track(stats);
                     registered.put(id, stats);
                 }
             } else if (before != stats) {
                 // same id, new state (e.g. the strategy changed): new counters, new summary
-                RejectedKeys.untrack(before);
-                RejectedKeys.track(stats);
+                TopKeys.untrack(before);
+                TopKeys.track(stats);
                 registered.put(id, stats);
             }
         }
@@ -95,7 +95,7 @@ public final class JmxRegistrar implements ReloadListener, AutoCloseable {
             Map.Entry<String, RuleStats> entry = it.next();
             if (!ids.contains(entry.getKey())) {
                 unregister(ObjectNames.rule(entry.getKey()));
-                RejectedKeys.untrack(entry.getValue());
+                TopKeys.untrack(entry.getValue());
                 it.remove();
             }
         }
@@ -131,7 +131,7 @@ public final class JmxRegistrar implements ReloadListener, AutoCloseable {
         holder.removeListener(this);
         for (Map.Entry<String, RuleStats> entry : registered.entrySet()) {
             unregister(ObjectNames.rule(entry.getKey()));
-            RejectedKeys.untrack(entry.getValue());
+            TopKeys.untrack(entry.getValue());
         }
         registered.clear();
         unregister(limiterName);

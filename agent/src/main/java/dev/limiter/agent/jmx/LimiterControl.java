@@ -1,7 +1,7 @@
 package dev.limiter.agent.jmx;
 
-import dev.limiter.agent.AgentVersion;
-import dev.limiter.agent.Diagnostics;
+import dev.limiter.agent.diagnostics.AgentVersion;
+import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RuleSetHolder;

@@ -117,13 +117,13 @@ final class RuleControl implements RuleMXBean {
 
     @Override
     public KeyCount[] getTopRejectedKeys() {
-        TopKeys top = RejectedKeys.of(rule().stats());
+        TopKeys top = TopKeys.of(rule().stats());
         return top == null ? NONE : top.snapshot();
     }
 
     @Override
     public long getTopRejectedKeysDropped() {
-        TopKeys top = RejectedKeys.of(rule().stats());
+        TopKeys top = TopKeys.of(rule().stats());
         return top == null ? 0 : top.dropped();
     }
 
@@ -132,7 +132,7 @@ final class RuleControl implements RuleMXBean {
         Rule rule = rule();
         rule.limiter().reset();
         rule.stats().reset();
-        TopKeys top = RejectedKeys.of(rule.stats());
+        TopKeys top = TopKeys.of(rule.stats());
         if (top != null) {
             top.clear();
         }

@@ -1,5 +1,8 @@
 package dev.limiter.agent.jmx;
 
+import dev.limiter.agent.decision.RejectedKeyFeed;
+import dev.limiter.agent.decision.RejectedKeySink;
+import dev.limiter.rules.RuleStats;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.concurrent.atomic.LongAdder;
@@ -15,7 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * key already tracked costs a scan of the slots and no allocation. Space-saving guarantees: a key rejected more
  * than {@code total / slots} times is in the summary, and each count overestimates by at most its error.
  */
-final class TopKeys {
+final class TopKeys implements RejectedKeySink {
 
     /** Slots of every rule's summary. */
     static final int DEFAULT_SLOTS = 10;
@@ -36,8 +39,28 @@ final class TopKeys {
         errors = new long[slots];
     }
 
+    /** The summary of the rule owning {@code stats}, subscribed to its rejected keys if it was not yet. */
+    static TopKeys track(RuleStats stats) {
+        RejectedKeySink sink = RejectedKeyFeed.of(stats);
+        if (sink instanceof TopKeys top) {
+            return top;
+        }
+        return (TopKeys) RejectedKeyFeed.subscribe(stats, new TopKeys(DEFAULT_SLOTS));
+    }
+
+    /** The summary of the rule owning {@code stats}, or null if it is not tracked. */
+    static TopKeys of(RuleStats stats) {
+        return RejectedKeyFeed.of(stats) instanceof TopKeys top ? top : null;
+    }
+
+    /** Stops tracking a rule that is no longer in force. */
+    static void untrack(RuleStats stats) {
+        RejectedKeyFeed.unsubscribe(stats);
+    }
+
     /** Counts one rejection of {@code key}, unless another thread is counting one right now. */
-    void offer(String key) {
+    @Override
+    public void offer(String key) {
         if (key == null) {
             return;
         }

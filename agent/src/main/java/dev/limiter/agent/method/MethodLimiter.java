@@ -1,28 +1,23 @@
 package dev.limiter.agent.method;
 
-import dev.limiter.agent.RuleVerdict;
-import dev.limiter.agent.ThrottledLog;
+import dev.limiter.agent.decision.Decider;
+import dev.limiter.agent.decision.RequestKeys;
+import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.jaxrs.JaxrsRejection;
-import dev.limiter.agent.servlet.ServletKeys;
 import dev.limiter.api.RateLimitExceededException;
-import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.MethodDelegate;
-import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.Outcome;
-import dev.limiter.rules.Mode;
-import dev.limiter.rules.OnError;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSetHolder;
 
 /**
- * The decision for woven methods: take a permit from every rule of the site, and either let the call run or
- * hand back the rejection the woven code throws.
+ * The woven-method adapter of the decision: run the {@link Decider} over the rules of the site, and either let
+ * the call run or hand back the rejection the woven code throws.
  *
- * <p>The same contract as the servlet decision: rules read from the current snapshot on every call (a reload
- * needs no re-weaving to change limits, and a removed rule is gone at once), {@code dry-run} counts would-be
- * rejections, a failing rule or a key that cannot be had here is counted in the rule's {@code errors}, logged
- * at most every few seconds and resolved by its {@code on-error}. Concurrency permits are held until the
- * method exits ({@link MethodScratch}). The kill switch is the bridge's.
+ * <p>Rules are read from the current snapshot on every call (a reload needs no re-weaving to change limits, and
+ * a removed rule is gone at once). A key that cannot be had at this site (another argument was woven, no servlet
+ * request on the thread) is a failure of its rule, resolved by its {@code on-error}. Concurrency permits are held
+ * until the method exits ({@link MethodScratch.Mark}). The kill switch is the bridge's.
  *
  * <p>Allowed path: no locks, no logging, no string building; the per-thread buffers and the site's cached
  * rules are reused, so a call keyed on a {@code String} argument allocates nothing.
@@ -39,10 +34,15 @@ public final class MethodLimiter implements MethodDelegate {
 
     private final RuleSetHolder holder;
     private final ThrottledLog log;
+    private final Decider decider;
+    private final RequestKeys requestKeys;
 
-    public MethodLimiter(RuleSetHolder holder, ThrottledLog log) {
+    /** {@code requestKeys} reads keys such as {@code ip} from the HTTP request the call runs in, if any. */
+    public MethodLimiter(RuleSetHolder holder, ThrottledLog log, RequestKeys requestKeys) {
         this.holder = holder;
         this.log = log;
+        this.decider = new Decider(log);
+        this.requestKeys = requestKeys;
     }
 
     @Override
@@ -52,75 +52,22 @@ public final class MethodLimiter implements MethodDelegate {
             return null;
         }
         SiteRules rules = site.rules(holder.current());
-        int count = rules.rules.length;
-        if (count == 0) {
+        if (rules.rules.length == 0) {
             return null;
         }
         MethodScratch scratch = SCRATCH.get();
-        int base = scratch.held;
-        long[] out = scratch.out;
-        for (int i = 0; i < count; i++) {
-            Rule rule = rules.rules[i];
-            boolean enforce = rule.mode() == Mode.ENFORCE;
-            KeyedLimiter limiter;
-            String key;
-            boolean admitted;
-            try {
-                limiter = rule.limiter();
-                key = key(rules, i, keyArgument);
-                if (key == null) {
-                    rule.stats().errors().increment();
-                    log.warn(rules.missingKey[i], null);
-                    if (rule.onError() == OnError.REJECT && enforce) {
-                        scratch.releaseTo(base);
-                        return failed(site, rules, rule, out);
-                    }
-                    continue;
-                }
-                admitted = limiter.tryAcquire(key, out);
-            } catch (Throwable t) {
-                rule.stats().errors().increment();
-                if (rule.onError() == OnError.REJECT && enforce) {
-                    log.warn("limiter: rule " + rule.id() + " failed at " + site.describe()
-                            + "; the call is rejected (on-error: reject)", t);
-                    scratch.releaseTo(base);
-                    return failed(site, rules, rule, out);
-                }
-                log.warn("limiter: rule " + rule.id() + " failed at " + site.describe()
-                        + "; the call is allowed (on-error: allow)", t);
-                continue;
-            }
-            int verdict = RuleVerdict.count(rule, enforce, admitted, key);
-            if (verdict == RuleVerdict.REJECTED) {
-                scratch.releaseTo(base);
-                return rejection(site, rules, rule, out);
-            }
-            if (verdict == RuleVerdict.ADMITTED && limiter.strategy().releasesOnExit()) {
-                scratch.hold(limiter, key);
-            }
+        int base = scratch.permits.height();
+        scratch.begin(site, rules, keyArgument, requestKeys);
+        Rule rejecting;
+        try {
+            rejecting = decider.decide(rules.rules, rules.rules.length, scratch);
+        } finally {
+            scratch.end();
         }
-        return scratch.held > base ? scratch.mark(base) : null;
-    }
-
-    /** The key of rule {@code i}, or null if it cannot be had at this site or on this thread. */
-    private static String key(SiteRules rules, int i, Object keyArgument) throws Throwable {
-        switch (rules.keySource[i]) {
-            case SiteRules.GLOBAL:
-                return "";
-            case SiteRules.ARGUMENT:
-                return String.valueOf(keyArgument);
-            case SiteRules.REQUEST:
-                Object request = LimiterBridge.currentRequest();
-                return request == null ? null : ServletKeys.key(rules.rules[i], rules.set, request);
-            default:
-                return null;
+        if (rejecting != null) {
+            return rejection(site, rules, rejecting, scratch.out);
         }
-    }
-
-    /** A rejection because the rule failed and its {@code on-error} is {@code reject}: retry after a second. */
-    private Throwable failed(WovenSite site, SiteRules rules, Rule rule, long[] out) {
-        Outcome.reject(out, 0, System.currentTimeMillis() + 1000, 1000, 0); // on-error: reject, retry in 1 s
-        return rejection(site, rules, rule, out);
+        return scratch.permits.height() > base ? scratch.mark(base) : null;
     }
 
     /**
@@ -144,7 +91,7 @@ public final class MethodLimiter implements MethodDelegate {
     @Override
     public void onMethodExit(int siteId, Object token) {
         if (token instanceof MethodScratch.Mark mark) {
-            mark.owner.releaseTo(mark.height);
+            mark.owner.permits.releaseTo(mark.height);
         }
     }
 

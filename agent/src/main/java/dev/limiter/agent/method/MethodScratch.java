@@ -1,45 +1,45 @@
 package dev.limiter.agent.method;
 
-import dev.limiter.core.KeyedLimiter;
-import dev.limiter.core.Outcome;
+import dev.limiter.agent.decision.Call;
+import dev.limiter.agent.decision.RequestKeys;
+import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.rules.Rule;
 import java.util.Arrays;
 
 /**
- * Per-thread buffers for the checks of woven methods: the outcome array, and the stack of concurrency permits
- * the thread holds until the woven methods that took them exit.
+ * Per-thread state of the checks of woven methods: the call being decided (its site's rules and key argument),
+ * and the {@link Mark}s over the thread's stack of held permits ({@link Call#permits}).
  *
- * <p>A woven method that takes permits pushes them and returns a {@link Mark} of the stack height before its
- * push; its exit releases down to that height. Nested woven methods on one thread therefore each give back
- * exactly their own permits, normally or by exception. Marks are created once per height and reused, so a
- * steady state allocates nothing. Only its own thread touches an instance. The permit arrays are created on
- * the first permit held, so a thread that never calls a {@code concurrency}-limited method (typically a
- * short-lived virtual thread) pays only for this object and its outcome array.
+ * <p>A woven method that takes permits returns a {@link Mark} of the stack height before its push; its exit
+ * releases down to that height. Nested woven methods on one thread therefore each give back exactly their own
+ * permits, normally or by exception. Marks are created once per height and reused, so a steady state allocates
+ * nothing. Only its own thread touches an instance.
  */
-final class MethodScratch {
+final class MethodScratch extends Call {
 
-    private static final KeyedLimiter[] NO_LIMITERS = new KeyedLimiter[0];
-    private static final String[] NO_KEYS = new String[0];
     private static final Mark[] NO_MARKS = new Mark[0];
 
-    final long[] out = Outcome.newArray();
-    private KeyedLimiter[] limiters = NO_LIMITERS;
-    private String[] keys = NO_KEYS;
     private Mark[] marks = NO_MARKS;
-    int held;
 
-    void hold(KeyedLimiter limiter, String key) {
-        if (held == limiters.length) {
-            if (held == 0) {
-                limiters = new KeyedLimiter[4];
-                keys = new String[4];
-            } else {
-                limiters = Arrays.copyOf(limiters, held * 2);
-                keys = Arrays.copyOf(keys, held * 2);
-            }
-        }
-        limiters[held] = limiter;
-        keys[held] = key;
-        held++;
+    /** The call being decided: set by {@link #begin}, cleared by {@link #end}. */
+    private WovenSite site;
+    private SiteRules rules;
+    private Object keyArgument;
+    private RequestKeys requestKeys;
+
+    void begin(WovenSite site, SiteRules rules, Object keyArgument, RequestKeys requestKeys) {
+        this.site = site;
+        this.rules = rules;
+        this.keyArgument = keyArgument;
+        this.requestKeys = requestKeys;
+    }
+
+    /** Drops the call's references, so a thread's buffers never keep an argument alive. */
+    void end() {
+        site = null;
+        rules = null;
+        keyArgument = null;
+        requestKeys = null;
     }
 
     /** The token for a method whose permits sit above {@code height}. */
@@ -55,18 +55,34 @@ final class MethodScratch {
         return mark;
     }
 
-    /** Gives back every permit above {@code height}, newest first; never throws. */
-    void releaseTo(int height) {
-        while (held > height) {
-            held--;
-            try {
-                limiters[held].release(keys[held]);
-            } catch (Throwable ignored) {
-                // a failing release must not stop the others; the limiter counts its own errors
-            }
-            limiters[held] = null;
-            keys[held] = null;
+    @Override
+    protected String key(Rule rule, int index) throws Throwable {
+        switch (rules.keySource[index]) {
+            case SiteRules.GLOBAL:
+                return "";
+            case SiteRules.ARGUMENT:
+                return String.valueOf(keyArgument);
+            case SiteRules.REQUEST:
+                Object request = LimiterBridge.currentRequest();
+                return request == null ? null : requestKeys.key(rule, rules.set, request);
+            default:
+                return null;
         }
+    }
+
+    @Override
+    protected String missingKey(Rule rule, int index) {
+        return rules.missingKey[index];
+    }
+
+    @Override
+    protected String where() {
+        return " at " + site.describe();
+    }
+
+    @Override
+    protected String noun() {
+        return "call";
     }
 
     /** The token a woven method's exit hands back: whose stack, and down to which height to release. */

@@ -1,9 +1,8 @@
 package dev.limiter.agent.servlet;
 
-import dev.limiter.core.KeyedLimiter;
+import dev.limiter.agent.decision.HeldPermits;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
-import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -18,42 +17,26 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class AsyncRelease implements InvocationHandler {
 
-    private final KeyedLimiter[] limiters;
-    private final String[] keys;
+    private final HeldPermits permits;
     private final ServletApi api;
     private final Object request;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    private AsyncRelease(KeyedLimiter[] limiters, String[] keys, ServletApi api, Object request) {
-        this.limiters = limiters;
-        this.keys = keys;
+    private AsyncRelease(HeldPermits permits, ServletApi api, Object request) {
+        this.permits = permits;
         this.api = api;
         this.request = request;
     }
 
     /** Takes over the permits held in {@code scratch} (which is left holding none). */
     static AsyncRelease takeFrom(RequestScratch scratch, ServletApi api, Object request) {
-        AsyncRelease release = new AsyncRelease(Arrays.copyOf(scratch.heldLimiters, scratch.held),
-                Arrays.copyOf(scratch.heldKeys, scratch.held), api, request);
-        for (int i = 0; i < scratch.held; i++) {
-            scratch.heldLimiters[i] = null;
-            scratch.heldKeys[i] = null;
-        }
-        scratch.held = 0;
-        return release;
+        return new AsyncRelease(scratch.permits.takeAll(), api, request);
     }
 
     /** Gives the permits back, once; never throws. */
     void release() {
-        if (!released.compareAndSet(false, true)) {
-            return;
-        }
-        for (int i = 0; i < limiters.length; i++) {
-            try {
-                limiters[i].release(keys[i]);
-            } catch (Throwable ignored) {
-                // one failing release must not keep the others
-            }
+        if (released.compareAndSet(false, true)) {
+            permits.releaseTo(0);
         }
     }
 

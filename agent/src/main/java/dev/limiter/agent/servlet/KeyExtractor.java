@@ -12,25 +12,15 @@ import dev.limiter.rules.RuleSet;
  * all requests without the value share one budget, the key {@value #MISSING}. Otherwise a client could escape
  * a per-API-key limit by sending no key. {@code param:} reads {@code getParameter}, which for form posts makes
  * the container parse the body (documented in docs/agent.md).
- *
- * <p>With fault injection on (tests only), rules whose id starts with {@code fault-} throw here, to prove that
- * a failing limiter neither breaks the request nor escapes {@code on-error}.
  */
 final class KeyExtractor {
 
     static final String MISSING = "";
-    private static final String FAULT_PREFIX = "fault-";
 
-    private final boolean faultInjection;
-
-    KeyExtractor(boolean faultInjection) {
-        this.faultInjection = faultInjection;
+    private KeyExtractor() {
     }
 
-    String key(Rule rule, RuleSet rules, ServletApi api, Object request, String path) throws Throwable {
-        if (faultInjection && rule.id().startsWith(FAULT_PREFIX)) {
-            throw new IllegalStateException("injected fault for rule " + rule.id());
-        }
+    static String key(Rule rule, RuleSet rules, ServletApi api, Object request, String path) throws Throwable {
         KeySpec spec = rule.key();
         String value = switch (spec.kind()) {
             case GLOBAL, ARG -> MISSING;

@@ -1,6 +1,6 @@
 package dev.limiter.agent.servlet;
 
-import dev.limiter.agent.ThrottledLog;
+import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.HeaderStyle;
 import dev.limiter.rules.ResponseSpec;

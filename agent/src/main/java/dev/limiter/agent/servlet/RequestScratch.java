@@ -1,22 +1,20 @@
 package dev.limiter.agent.servlet;
 
-import dev.limiter.core.KeyedLimiter;
-import dev.limiter.core.Outcome;
+import dev.limiter.agent.decision.Call;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 
 /**
  * Per-thread buffers for one request's decision, allocated once per thread and reused, so that checking an
  * allowed request allocates nothing: the matched rules (kept for the next request of the same method and path,
- * {@link #match}), the outcome of the current check, the outcome that goes
- * into the headers, the last joined request path ({@link JoinedPath}), and the concurrency permits to give back
- * when the request ends.
+ * {@link #match}), the request the decision reads keys from, the header buffers, the last joined request path
+ * ({@link JoinedPath}), and what every decision keeps ({@link Call}: outcomes, held permits).
  *
  * <p>Only its own thread touches it (it hangs off the thread's {@code RequestFrame}); arrays grow on the rare
  * request that matches more rules than any before it on this thread. A virtual thread borrows one from the
  * {@link ScratchPool} for its request instead ({@link #pooled}).
  */
-final class RequestScratch {
+final class RequestScratch extends Call {
 
     /** Made for a virtual thread: goes back to the {@link ScratchPool} when the request ends. */
     boolean pooled;
@@ -26,39 +24,14 @@ final class RequestScratch {
     private String lastMethod;
     private String lastPath;
     private int lastCount;
-    final long[] out = Outcome.newArray();
-    final long[] shown = Outcome.newArray();
-    Rule shownRule;
     final HeaderWriter headers = new HeaderWriter();
     final JoinedPath paths = new JoinedPath();
 
-    KeyedLimiter[] heldLimiters = new KeyedLimiter[4];
-    String[] heldKeys = new String[4];
-    int held;
-
-    void hold(KeyedLimiter limiter, String key) {
-        if (held == heldLimiters.length) {
-            heldLimiters = java.util.Arrays.copyOf(heldLimiters, held * 2);
-            heldKeys = java.util.Arrays.copyOf(heldKeys, held * 2);
-        }
-        heldLimiters[held] = limiter;
-        heldKeys[held] = key;
-        held++;
-    }
-
-    /** Gives back every held permit; never throws. */
-    void releaseAll() {
-        for (int i = 0; i < held; i++) {
-            try {
-                heldLimiters[i].release(heldKeys[i]);
-            } catch (Throwable ignored) {
-                // a failing release must not stop the others; the limiter counts its own errors
-            }
-            heldLimiters[i] = null;
-            heldKeys[i] = null;
-        }
-        held = 0;
-    }
+    /** The request being decided: set by {@link #begin}, cleared by {@link #endMatch}. */
+    private RuleSet rules;
+    private ServletApi api;
+    private Object request;
+    private String path;
 
     /**
      * The rules matching {@code method} and {@code path}, into {@link #matched}; their count. A thread serves
@@ -84,8 +57,43 @@ final class RequestScratch {
         return count;
     }
 
-    /** Ends a request's decision: the matches stay for {@link #match} to reuse, the shown rule does not. */
+    /** Sets the request the decision reads its keys from. */
+    void begin(RuleSet rules, ServletApi api, Object request, String path) {
+        this.rules = rules;
+        this.api = api;
+        this.request = request;
+        this.path = path;
+    }
+
+    /**
+     * Ends a request's decision: the matches stay for {@link #match} to reuse; the request is dropped, so a
+     * thread's buffers never keep one alive.
+     */
     void endMatch() {
-        shownRule = null;
+        rules = null;
+        api = null;
+        request = null;
+        path = null;
+        bindingRule = null;
+    }
+
+    @Override
+    protected String key(Rule rule, int index) throws Throwable {
+        return KeyExtractor.key(rule, rules, api, request, path);
+    }
+
+    @Override
+    protected String missingKey(Rule rule, int index) {
+        return "limiter: rule " + rule.id() + " has no key for this request";
+    }
+
+    @Override
+    protected String where() {
+        return "";
+    }
+
+    @Override
+    protected String noun() {
+        return "request";
     }
 }

@@ -1,5 +1,6 @@
 package dev.limiter.agent.servlet;
 
+import dev.limiter.agent.decision.RequestKeys;
 import dev.limiter.rules.KeySpec;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
@@ -7,28 +8,23 @@ import dev.limiter.rules.RuleSet;
 /**
  * The servlet request keys ({@code ip}, {@code header:}, {@code param:}, {@code principal}, {@code path}) for
  * checks that run later on the request's thread: woven JAX-RS resource methods and plain methods, which get
- * the request from {@code LimiterBridge.currentRequest()}.
- *
- * <p>A public facade so the method package can reuse the servlet decision's key extraction (the same trusted
- * proxy handling, the same missing-value rule) without widening the servlet package's internals.
+ * the request from {@code LimiterBridge.currentRequest()}. The same key extraction as the servlet decision's
+ * (trusted proxies, the missing-value rule).
  */
-public final class ServletKeys {
+public final class ServletKeys implements RequestKeys {
 
-    private static final KeyExtractor KEYS = new KeyExtractor(false);
+    public static final ServletKeys INSTANCE = new ServletKeys();
 
     private ServletKeys() {
     }
 
-    /**
-     * The key of {@code rule} for {@code request}, or null if {@code request} is not an HTTP servlet request the
-     * agent can read. A missing header, parameter or user is the empty key, as for servlet rules.
-     */
-    public static String key(Rule rule, RuleSet rules, Object request) throws Throwable {
+    @Override
+    public String key(Rule rule, RuleSet rules, Object request) throws Throwable {
         ServletApi api = ServletApi.of(request);
         if (!api.supported) {
             return null;
         }
         String path = rule.key().kind() == KeySpec.Kind.PATH ? api.path(request) : null;
-        return KEYS.key(rule, rules, api, request, path);
+        return KeyExtractor.key(rule, rules, api, request, path);
     }
 }

@@ -1,22 +1,18 @@
 package dev.limiter.agent.servlet;
 
-import dev.limiter.agent.RuleVerdict;
-import dev.limiter.agent.ThrottledLog;
+import dev.limiter.agent.decision.Decider;
+import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.bootstrap.BridgeDelegate;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.RequestFrame;
-import dev.limiter.core.KeyedLimiter;
-import dev.limiter.core.Outcome;
-import dev.limiter.rules.Mode;
-import dev.limiter.rules.OnError;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RuleSetHolder;
 
 /**
- * The servlet decision: for the outermost servlet/filter entry of a request, match the current rules, take a
- * permit from every matching rule, and either let the request through (with rate-limit headers) or write the
- * rejection and skip the servlet.
+ * The servlet adapter of the decision: for the outermost servlet/filter entry of a request, match the current
+ * rules, run the {@link Decider} over them, and either let the request through (with rate-limit headers) or
+ * write the rejection and skip the servlet.
  *
  * <p>The rules are read from the holder on every request, so a reload changes behaviour without re-weaving;
  * with no HTTP rule at all the request is not even looked at. Each request is counted once: the bridge's depth
@@ -25,31 +21,23 @@ import dev.limiter.rules.RuleSetHolder;
  *
  * <p>Allowed path: no locks, no logging, buffers (and the last match) reused from {@link RequestScratch};
  * rate-limit header values come from the rule's kept texts, so only a value never sent before costs a string
- * (see docs/agent.md, "Cost on the request path"). Any failure of the limiter is counted in the rule's
- * {@code errors}, logged at most every few seconds, and resolved by the rule's {@code on-error}.
+ * (see docs/agent.md, "Cost on the request path").
  */
 public final class ServletLimiter implements BridgeDelegate {
 
     /** Request attribute that marks a request as already counted (public for the benchmarks). */
     public static final String COUNTED = "dev.limiter.counted";
 
-    /** System property that makes key extraction throw for rules whose id starts with {@code fault-} (tests). */
-    public static final String FAULT_INJECTION = "limiter.test.faultInjection";
-
     private final RuleSetHolder holder;
     private final ThrottledLog log;
-    private final KeyExtractor keys;
+    private final Decider decider;
     private final RejectionWriter writer = new RejectionWriter();
     private final ScratchPool scratchPool = new ScratchPool();
 
     public ServletLimiter(RuleSetHolder holder, ThrottledLog log) {
-        this(holder, log, Boolean.getBoolean(FAULT_INJECTION));
-    }
-
-    ServletLimiter(RuleSetHolder holder, ThrottledLog log, boolean faultInjection) {
         this.holder = holder;
         this.log = log;
-        this.keys = new KeyExtractor(faultInjection);
+        this.decider = new Decider(log);
     }
 
     @Override
@@ -90,49 +78,15 @@ public final class ServletLimiter implements BridgeDelegate {
 
     private boolean decide(ServletApi api, Object request, Object response, RuleSet rules, String path,
             RequestScratch scratch, int count) {
-        long[] out = scratch.out;
-        long[] shown = scratch.shown;
-        for (int i = 0; i < count; i++) {
-            Rule rule = scratch.matched[i];
-            boolean enforce = rule.mode() == Mode.ENFORCE;
-            KeyedLimiter limiter;
-            String key;
-            boolean admitted;
-            try {
-                limiter = rule.limiter();
-                key = keys.key(rule, rules, api, request, path);
-                admitted = limiter.tryAcquire(key, out);
-            } catch (Throwable t) {
-                rule.stats().errors().increment();
-                if (rule.onError() == OnError.REJECT && enforce) {
-                    log.warn("limiter: rule " + rule.id() + " failed; the request is rejected (on-error: reject)", t);
-                    scratch.releaseAll();
-                    Outcome.reject(out, 0, System.currentTimeMillis() + 1000, 1000, 0); // retry in 1 s
-                    writer.reject(api, response, rules.response(), rule, out, scratch.headers, log);
-                    return true;
-                }
-                log.warn("limiter: rule " + rule.id() + " failed; the request is allowed (on-error: allow)", t);
-                continue;
-            }
-            int verdict = RuleVerdict.count(rule, enforce, admitted, key);
-            if (verdict == RuleVerdict.WOULD_REJECT) {
-                continue;
-            }
-            if (verdict == RuleVerdict.REJECTED) {
-                scratch.releaseAll();
-                writer.reject(api, response, rules.response(), rule, out, scratch.headers, log);
-                return true;
-            }
-            if (limiter.strategy().releasesOnExit()) {
-                scratch.hold(limiter, key);
-            }
-            if (enforce && (scratch.shownRule == null || out[Outcome.REMAINING] < shown[Outcome.REMAINING])) {
-                System.arraycopy(out, 0, shown, 0, Outcome.SIZE);
-                scratch.shownRule = rule;
-            }
+        scratch.begin(rules, api, request, path);
+        Rule rejecting = decider.decide(scratch.matched, count, scratch);
+        if (rejecting != null) {
+            writer.reject(api, response, rules.response(), rejecting, scratch.out, scratch.headers, log);
+            return true;
         }
-        if (scratch.shownRule != null) {
-            writer.headers(api, response, rules.response(), scratch.shownRule, shown, scratch.headers, log);
+        if (scratch.bindingRule != null) {
+            writer.headers(api, response, rules.response(), scratch.bindingRule, scratch.binding, scratch.headers,
+                    log);
         }
         return false;
     }
@@ -149,7 +103,7 @@ public final class ServletLimiter implements BridgeDelegate {
         if (!(scratch instanceof RequestScratch s)) {
             return;
         }
-        if (s.held > 0) {
+        if (s.permits.height() > 0) {
             releasePermits(frame, s);
         }
         if (s.pooled) { // a virtual thread: its next request, if any, takes buffers from the pool again
@@ -174,7 +128,7 @@ public final class ServletLimiter implements BridgeDelegate {
                 async.release();
             }
         }
-        s.releaseAll();
+        s.permits.releaseTo(0);
     }
 
     /**

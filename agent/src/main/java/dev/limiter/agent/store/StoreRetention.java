@@ -13,11 +13,11 @@ import java.util.Set;
  * changed (or went away) closes its old connection. A failed reload changes nothing: the rules in force, and
  * therefore their stores, stay.
  */
-final class StoreRetention implements ReloadListener {
+public final class StoreRetention implements ReloadListener {
 
     private final RedisLimiterFactory factory;
 
-    StoreRetention(RedisLimiterFactory factory) {
+    public StoreRetention(RedisLimiterFactory factory) {
         this.factory = factory;
     }
 
@@ -31,7 +31,7 @@ final class StoreRetention implements ReloadListener {
         // the rules in force did not change
     }
 
-    void retain(RuleSet current) {
+    public void retain(RuleSet current) {
         Set<StoreSpec> inUse = new HashSet<>();
         for (Rule rule : current.rules()) {
             if (rule.store().isRedis()) {

@@ -1,8 +1,6 @@
 package dev.limiter.agent.weave;
 
-import dev.limiter.agent.IgnoredTypes;
-import dev.limiter.agent.PendingRules;
-import dev.limiter.agent.ThrottledLog;
+import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RuleSetHolder;
 import java.lang.instrument.ClassFileTransformer;
@@ -30,7 +28,7 @@ import java.util.function.Consumer;
  */
 public final class LimiterTransformer implements ClassFileTransformer {
 
-    private final PendingRules rules;
+    private volatile RuleSetHolder namingRules;
     private final ThrottledLog log;
     private final Consumer<String> onWoven;
     private final int targetMask;
@@ -39,37 +37,43 @@ public final class LimiterTransformer implements ClassFileTransformer {
     private volatile ClassWeaver weaver;
     private final ThreadLocal<Boolean> busy = new ThreadLocal<>();
 
+    private LimiterTransformer(int targetMask, ThrottledLog log, Consumer<String> onWoven) {
+        this.targetMask = targetMask;
+        this.log = log;
+        this.onWoven = onWoven;
+    }
+
     /**
-     * @param holder  the rules naming the methods to weave, or null to weave servlets and filters only
+     * Weaves servlets, filters and exception mappers (they need no rules), and the classes rules name once
+     * {@link #rulesLoaded} says which.
+     *
      * @param log     where failed transformations are reported
      * @param onWoven told the binary name of every class woven
      */
-    public LimiterTransformer(RuleSetHolder holder, ThrottledLog log, Consumer<String> onWoven) {
-        this(holder == null ? null : PendingRules.loaded(holder), log, onWoven);
+    public static LimiterTransformer create(ThrottledLog log, Consumer<String> onWoven) {
+        return new LimiterTransformer(WeaveTarget.SERVLETS | WeaveTarget.MAPPERS, log, onWoven);
+    }
+
+    /** {@link #create} knowing the rules already. */
+    public static LimiterTransformer forRules(RuleSetHolder holder, ThrottledLog log, Consumer<String> onWoven) {
+        LimiterTransformer transformer = create(log, onWoven);
+        transformer.rulesLoaded(holder);
+        return transformer;
+    }
+
+    /** Weaves servlets and filters only (tests of the entry points). */
+    public static LimiterTransformer servletsOnly(ThrottledLog log, Consumer<String> onWoven) {
+        return new LimiterTransformer(WeaveTarget.SERVLETS, log, onWoven);
     }
 
     /**
-     * A transformer for rules that may still be loading: servlets, filters and mappers are woven meanwhile
-     * (they need no rules), classes named by rules once the rules are in.
+     * From now on, classes the {@code method:} and {@code jaxrs:} rules of {@code holder} name are woven (read at
+     * each class load, so a retransformation after a reload sees the new rules). Until then none are: the agent
+     * leaves the parse to a background thread only for a file that names no classes. The transformer never
+     * waits for rules.
      */
-    public static LimiterTransformer forRules(PendingRules rules, ThrottledLog log, Consumer<String> onWoven) {
-        return new LimiterTransformer(rules, log, onWoven);
-    }
-
-    private LimiterTransformer(PendingRules rules, ThrottledLog log, Consumer<String> onWoven) {
-        this.rules = rules;
-        this.log = log;
-        this.onWoven = onWoven;
-        this.targetMask = rules == null ? WeaveTarget.SERVLETS : WeaveTarget.SERVLETS | WeaveTarget.MAPPERS;
-    }
-
-    /**
-     * The rules that decide which classes are named, or null if none can be: no rules, or rules still loading
-     * in the background, which the agent only does for a file that cannot name classes
-     * ({@link PendingRules#mayNameClasses()}). The transformer never waits.
-     */
-    private RuleSetHolder namingRules() {
-        return rules == null ? null : rules.now();
+    public void rulesLoaded(RuleSetHolder holder) {
+        namingRules = holder;
     }
 
     /**
@@ -82,7 +86,7 @@ public final class LimiterTransformer implements ClassFileTransformer {
             synchronized (this) {
                 current = weaver;
                 if (current == null) {
-                    current = new ClassWeaver(rules.now());
+                    current = new ClassWeaver(namingRules);
                     weaver = current;
                 }
             }
@@ -135,7 +139,7 @@ public final class LimiterTransformer implements ClassFileTransformer {
             boolean candidate = visible != 0 && EntryPointNames.mayDeclare(classFile, visible);
             String binaryName = null;
             boolean named = false;
-            RuleSetHolder holder = namingRules();
+            RuleSetHolder holder = namingRules;
             if (holder != null) {
                 RuleSet current = holder.current();
                 if (current.maxMethodMatches() > 0) {
@@ -186,7 +190,7 @@ public final class LimiterTransformer implements ClassFileTransformer {
     /** True if this transformer weaves {@code type}, judged from the loaded class (for retransformation). */
     boolean weaves(Class<?> type) {
         String name = type.getName();
-        RuleSetHolder holder = namingRules();
+        RuleSetHolder holder = namingRules;
         if (holder != null) {
             RuleSet current = holder.current();
             if (current.namesMethodClass(name) || current.namesJaxrsClass(name)) {

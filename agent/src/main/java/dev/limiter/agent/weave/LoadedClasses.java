@@ -1,7 +1,6 @@
 package dev.limiter.agent.weave;
 
-import dev.limiter.agent.IgnoredTypes;
-import dev.limiter.agent.ThrottledLog;
+import dev.limiter.agent.diagnostics.ThrottledLog;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,21 +56,28 @@ final class LoadedClasses {
         return bits;
     }
 
-    /** Retransforms {@code classes}, {@value #BATCH} at a time; failures are logged, never thrown. */
-    static void retransform(Instrumentation inst, List<Class<?>> classes, ThrottledLog log) {
+    /**
+     * Retransforms {@code classes}, {@value #BATCH} at a time; failures are logged, never thrown. Returns how
+     * many were retransformed.
+     */
+    static int retransform(Instrumentation inst, List<Class<?>> classes, ThrottledLog log) {
+        int done = 0;
         for (int from = 0; from < classes.size(); from += BATCH) {
             List<Class<?>> batch = classes.subList(from, Math.min(classes.size(), from + BATCH));
             try {
                 inst.retransformClasses(batch.toArray(new Class<?>[0]));
+                done += batch.size();
             } catch (Throwable batchFailed) {
                 for (Class<?> type : batch) {
                     try {
                         inst.retransformClasses(type);
+                        done++;
                     } catch (Throwable t) {
                         log.warn("limiter: cannot retransform " + type.getName(), t);
                     }
                 }
             }
         }
+        return done;
     }
 }

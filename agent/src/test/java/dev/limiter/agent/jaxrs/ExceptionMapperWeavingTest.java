@@ -3,14 +3,12 @@ package dev.limiter.agent.jaxrs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.limiter.agent.ThrottledLog;
+import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.weave.LimiterTransformer;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.MethodDelegate;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RuleSetHolder;
-import jaxrstest.CatchAllMapper;
-import jaxrstest.WebAppExceptionMapper;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
@@ -23,6 +21,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import jaxrstest.CatchAllMapper;
+import jaxrstest.WebAppExceptionMapper;
 import net.bytebuddy.agent.ByteBuddyAgent;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -74,7 +74,7 @@ class ExceptionMapperWeavingTest {
         Logger.getLogger(LOG).addHandler(ERROR_HANDLER);
         Path empty = Files.writeString(dir.resolve("rules.yml"), "version: 1\nrules: []\n");
         RuleSetHolder holder = RuleSetHolder.open(empty);
-        transformer = new LimiterTransformer(holder, new ThrottledLog(LOG, 0), WOVEN::add).installOn(inst);
+        transformer = LimiterTransformer.forRules(holder, new ThrottledLog(LOG, 0), WOVEN::add).installOn(inst);
     }
 
     @AfterAll

@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.limiter.agent.ThrottledLog;
+import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.rules.RuleSetHolder;
 import java.lang.management.ManagementFactory;
@@ -135,7 +136,10 @@ class JmxRegistrarTest {
                 .isBetween(Instant.now().minusSeconds(60), Instant.now());
         assertThat(attr(LIMITER, "Enabled")).isEqualTo(true);
         assertThat((String) attr(LIMITER, "Version")).isNotBlank();
-        assertThat((Integer) attr(LIMITER, "WovenTypes")).isGreaterThanOrEqualTo(0);
+        int woven = (Integer) attr(LIMITER, "WovenTypes");
+        assertThat(woven).isEqualTo(Diagnostics.wovenClasses());
+        Diagnostics.WOVEN_LISTENER.accept("jmxtest.WovenForTheCount"); // what the transformer reports per class
+        assertThat(attr(LIMITER, "WovenTypes")).as("every class the transformer reports").isEqualTo(woven + 1);
         assertThat(server.queryNames(ObjectNames.allRules(), null)).containsExactlyInAnyOrder(API, SEARCH, OLD);
         assertThat(server.isInstanceOf(LIMITER, "javax.management.NotificationBroadcaster")).isTrue();
     }

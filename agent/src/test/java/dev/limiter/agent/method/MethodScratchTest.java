@@ -23,16 +23,16 @@ class MethodScratchTest {
         MethodScratch scratch = new MethodScratch();
         for (int i = 0; i < 12; i++) {
             limiter.tryAcquire("k", out);
-            scratch.hold(limiter, "k");
+            scratch.permits.hold(limiter, "k");
         }
         assertThat(limiter.remaining("k", out)).isZero();
         MethodScratch.Mark inner = scratch.mark(7);
         assertThat(inner.owner).isSameAs(scratch);
-        inner.owner.releaseTo(inner.height);
-        assertThat(scratch.held).isEqualTo(7);
-        scratch.releaseTo(3);
-        assertThat(scratch.held).isEqualTo(3);
-        scratch.releaseTo(0);
+        inner.owner.permits.releaseTo(inner.height);
+        assertThat(scratch.permits.height()).isEqualTo(7);
+        scratch.permits.releaseTo(3);
+        assertThat(scratch.permits.height()).isEqualTo(3);
+        scratch.permits.releaseTo(0);
         assertThat(limiter.remaining("k", out)).isEqualTo(10);
         assertThat(scratch.mark(7)).isSameAs(inner);
         assertThat(scratch.mark(40).height).isEqualTo(40);

@@ -3,7 +3,7 @@ package dev.limiter.agent.servlet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.limiter.agent.ThrottledLog;
+import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
@@ -24,12 +24,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import faulttest.FailingStrategy;
 import weavingtest.FakeHttp;
 
 /**
  * The servlet decision against real rules, driven through the bridge as woven code drives it, with fake
  * requests: limits, headers, rejections, dry-run, concurrency release, counting once, and failure handling
- * (fault injection for rules named {@code fault-*}).
+ * (rules on a strategy that always throws, {@code faulttest.FailingStrategy}).
  */
 class ServletLimiterTest {
 
@@ -52,7 +53,7 @@ class ServletLimiterTest {
         Files.writeString(file, "version: 1\n" + rulesYaml);
         holder = RuleSetHolder.open(file);
         assertThat(holder.lastError()).isNull();
-        limiter = new ServletLimiter(holder, new ThrottledLog("dev.limiter.test", 0), true);
+        limiter = new ServletLimiter(holder, new ThrottledLog("dev.limiter.test", 0));
         LimiterBridge.install(limiter);
     }
 
@@ -410,16 +411,19 @@ class ServletLimiterTest {
 
     @Test
     void aFailingRuleIsCountedAndResolvedByItsOnErrorPolicy() throws Exception {
+        FailingStrategy.register(dir.resolve("failing-strategy"));
         rules("""
                 rules:
                   - id: fault-open
                     match: { http: { path: /open } }
                     limit: 1
                     window: 1m
+                    strategy: failing-for-tests
                   - id: fault-closed
                     match: { http: { path: /closed } }
                     limit: 100
                     window: 1m
+                    strategy: failing-for-tests
                     on-error: reject
                 """);
         long internalBefore = LimiterBridge.internalErrors();
@@ -433,21 +437,6 @@ class ServletLimiterTest {
         assertThat(holder.current().rule("fault-open").stats().errors().sum()).isEqualTo(3);
         assertThat(holder.current().rule("fault-closed").stats().errors().sum()).isEqualTo(1);
         assertThat(LimiterBridge.internalErrors()).as("handled, not escaped to the bridge").isEqualTo(internalBefore);
-    }
-
-    @Test
-    void withoutFaultInjectionFaultRulesAreOrdinary() throws Exception {
-        rules("""
-                rules:
-                  - id: fault-open
-                    match: { http: { path: /open } }
-                    limit: 1
-                    window: 1m
-                """);
-        LimiterBridge.install(new ServletLimiter(holder, new ThrottledLog("dev.limiter.test", 0), false));
-        assertThat(call(get("/open"))).isFalse();
-        assertThat(call(get("/open"))).isTrue();
-        assertThat(holder.current().rule("fault-open").stats().errors().sum()).isZero();
     }
 
     @Test

@@ -3,8 +3,8 @@ package dev.limiter.agent.weave;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.servlet.http.HttpServlet;
-import jaxrstest.CatchAllMapper;
 import java.util.Arrays;
+import jaxrstest.CatchAllMapper;
 import org.junit.jupiter.api.Test;
 import weavingtest.FakeHttp;
 import weavingtest.JakartaHello;

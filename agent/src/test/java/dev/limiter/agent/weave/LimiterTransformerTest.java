@@ -2,9 +2,10 @@ package dev.limiter.agent.weave;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.limiter.agent.ThrottledLog;
+import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.rules.RuleSetHolder;
+import jakarta.servlet.http.HttpServlet;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import jakarta.servlet.http.HttpServlet;
 import jaxrstest.CatchAllMapper;
 import methodtest.Counter;
 import org.junit.jupiter.api.AfterEach;
@@ -71,7 +71,9 @@ class LimiterTransformerTest {
     }
 
     private LimiterTransformer transformer(RuleSetHolder holder) {
-        return new LimiterTransformer(holder, new ThrottledLog(LOGGER, 0), woven::add);
+        ThrottledLog log = new ThrottledLog(LOGGER, 0);
+        return holder == null ? LimiterTransformer.servletsOnly(log, woven::add)
+                : LimiterTransformer.forRules(holder, log, woven::add);
     }
 
     private static byte[] transform(LimiterTransformer transformer, ClassLoader from, Class<?> type) {

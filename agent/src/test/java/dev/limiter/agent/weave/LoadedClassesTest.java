@@ -2,7 +2,7 @@ package dev.limiter.agent.weave;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.limiter.agent.ThrottledLog;
+import dev.limiter.agent.diagnostics.ThrottledLog;
 import java.lang.instrument.Instrumentation;
 import java.util.List;
 import jaxrstest.CatchAllMapper;
@@ -25,7 +25,7 @@ class LoadedClassesTest {
         Class<?>[] loaded = {JakartaHello.class, JavaxHello.class, JakartaPassFilter.class, FakeHttp.class,
             CatchAllMapper.class};
         assertThat(loaded).hasSize(5);
-        LimiterTransformer servletsOnly = new LimiterTransformer(null, new ThrottledLog("dev.limiter.test", 0),
+        LimiterTransformer servletsOnly = LimiterTransformer.servletsOnly(new ThrottledLog("dev.limiter.test", 0),
                 name -> { });
         List<Class<?>> selected = LoadedClasses.select(inst, servletsOnly);
         assertThat(selected).contains(JakartaHello.class, JavaxHello.class, JakartaPassFilter.class,

@@ -2,7 +2,7 @@ package dev.limiter.agent.weave;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.limiter.agent.ThrottledLog;
+import dev.limiter.agent.diagnostics.ThrottledLog;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
@@ -82,7 +82,7 @@ class TransformDoesNotInitialiseTest {
         Files.write(classes.resolve(LEAF + ".class"), leaf);
 
         try (ResourcesOnlyLoader loader = new ResourcesOnlyLoader(classes, getClass().getClassLoader())) {
-            LimiterTransformer transformer = new LimiterTransformer(null,
+            LimiterTransformer transformer = LimiterTransformer.servletsOnly(
                     new ThrottledLog("dev.limiter.test.initprobe", 0), woven::add);
             byte[] wovenLeaf = transformer.transform(loader, LEAF, null, null, leaf);
 

@@ -12,7 +12,11 @@ import dev.limiter.it.harness.HttpApi;
 import dev.limiter.it.harness.RulesFile;
 import dev.limiter.it.harness.ServerLogs;
 import dev.limiter.it.harness.TestApp;
+import dev.limiter.it.spi.FailingStrategy;
+import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.MatchResult;
@@ -25,9 +29,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 4, "never harm the application", in a real server: Tomcat 11 with the agent and
- * {@code -Dlimiter.test.faultInjection=true}, which makes key extraction throw for rules whose id starts with
- * {@code fault-}. The {@code on-error: allow} rule lets every request through to the application, the
+ * "Never harm the application", in a real server: Tomcat 11 with the agent and a custom strategy jar
+ * ({@link FailingStrategy}, given with {@code strategies=}) whose checks always throw, used by the rules whose id
+ * starts with {@code fault-}. The {@code on-error: allow} rule lets every request through to the application, the
  * {@code on-error: reject} rule answers 429 with {@code Retry-After}, each failure is counted exactly in the rule's
  * {@code Errors} (read over JMX), and the failures are logged through the agent's throttled log: one record, then
  * silence for its interval (10 s), then one record that says how many were suppressed.
@@ -45,6 +49,7 @@ class FaultInjectionLimiterTest {
     final ServerLogs servers = new ServerLogs();
 
     private RulesFile rules;
+    private Path strategyJar;
     private ForkedServer server;
     private HttpApi http;
     private AttachedJmx jmx;
@@ -52,17 +57,20 @@ class FaultInjectionLimiterTest {
     private int faultsSent;
 
     @BeforeAll
-    void startServer() {
+    void startServer() throws IOException {
         rules = RulesFile.create("rules.yml");
+        strategyJar = FailingStrategy.writeJar(Files.createTempFile("limiter-failing-strategy", ".jar"));
         rules.write("""
                 version: 1
                 rules:
                   - id: fault-allow
                     match: { http: { path: /api/items/fault-allow } }
+                    strategy: failing-for-tests
                     limit: 1
                     window: 1h
                   - id: fault-reject
                     match: { http: { path: /api/items/fault-reject } }
+                    strategy: failing-for-tests
                     limit: 1000
                     window: 1h
                     on-error: reject
@@ -73,13 +81,12 @@ class FaultInjectionLimiterTest {
                 """);
         marker = AttachedJmx.newMarker();
         server = servers.track(ForkedServer.start(TestApp.TOMCAT11_JAKARTA, "FaultInjectionLimiterTest-server",
-                List.of(AttachedJmx.markerOption(marker), "-Dlimiter.test.faultInjection=true",
-                        Agent.option(rules.path()))));
+                List.of(AttachedJmx.markerOption(marker), Agent.option(rules.path(), "strategies=" + strategyJar))));
         http = server.http();
     }
 
     @AfterAll
-    void stopServer() {
+    void stopServer() throws IOException {
         if (jmx != null) {
             jmx.close();
         }
@@ -87,6 +94,9 @@ class FaultInjectionLimiterTest {
             server.close();
         }
         rules.delete();
+        if (strategyJar != null) {
+            Files.deleteIfExists(strategyJar);
+        }
     }
 
     @Test
@@ -123,7 +133,7 @@ class FaultInjectionLimiterTest {
         assertThat(records).as("the first failure is logged").isNotEmpty();
         assertThat(records.get(0).group(1)).isEqualTo("fault-allow");
         assertThat(records.get(0).group(4)).as("nothing suppressed before the first record").isNull();
-        assertThat(server.output()).contains("java.lang.IllegalStateException: injected fault for rule fault-allow");
+        assertThat(server.output()).contains("java.lang.IllegalStateException: " + FailingStrategy.MESSAGE);
         // one record per 10 s at most: 25 failures in burstMillis
         assertThat(records.size()).as("records for 25 failures in %d ms", burstMillis)
                 .isLessThanOrEqualTo(1 + (int) (burstMillis / 10_000) + 1);

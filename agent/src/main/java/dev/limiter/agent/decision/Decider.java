@@ -1,0 +1,98 @@
+package dev.limiter.agent.decision;
+
+import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.core.KeyedLimiter;
+import dev.limiter.core.Outcome;
+import dev.limiter.rules.Mode;
+import dev.limiter.rules.OnError;
+import dev.limiter.rules.Rule;
+
+/**
+ * The one decision loop every entry point runs: for each rule that applies to a call, take a permit for the
+ * call's key, count the answer ({@link Verdict}), and either admit the call (every rule admitted, or only dry-run
+ * rules refused) or reject it with the first enforced rule that refused.
+ *
+ * <p>A rejected call keeps no permit: what earlier rules of the same call took and hold until exit is given back
+ * at once. A rule that fails (its key cannot be read, its store or strategy throws) is counted in its
+ * {@code errors}, logged at most every few seconds, and resolved by its {@code on-error}: {@code allow} passes
+ * over it, {@code reject} rejects the call with a retry after one second.
+ *
+ * <p>Adapters translate: a servlet request or a woven method call into the rules and a {@link Call}, the answer
+ * into a 429 or a thrown rejection. Allowed path: no locks, no logging, no allocation.
+ */
+public final class Decider {
+
+    /** How long a call rejected because its rule failed is told to wait. */
+    private static final long FAILED_RETRY_MILLIS = 1000;
+
+    private final ThrottledLog log;
+
+    public Decider(ThrottledLog log) {
+        this.log = log;
+    }
+
+    /**
+     * Decides {@code call} against {@code rules[0..count)}; returns the rejecting rule (its outcome in
+     * {@link Call#out}), or null if the call is admitted (the permits to give back at its end in
+     * {@link Call#permits}, the outcome for the headers in {@link Call#binding}).
+     */
+    public Rule decide(Rule[] rules, int count, Call call) {
+        int base = call.permits.height();
+        long[] out = call.out;
+        call.bindingRule = null;
+        for (int i = 0; i < count; i++) {
+            Rule rule = rules[i];
+            boolean enforce = rule.mode() == Mode.ENFORCE;
+            KeyedLimiter limiter;
+            String key;
+            boolean admitted;
+            try {
+                limiter = rule.limiter();
+                key = call.key(rule, i);
+                if (key == null) {
+                    rule.stats().errors().increment();
+                    log.warn(call.missingKey(rule, i), null);
+                    if (rule.onError() == OnError.REJECT && enforce) {
+                        return failed(rule, call, base);
+                    }
+                    continue;
+                }
+                admitted = limiter.tryAcquire(key, out);
+            } catch (Throwable t) {
+                rule.stats().errors().increment();
+                if (rule.onError() == OnError.REJECT && enforce) {
+                    log.warn(failure(rule, call, "rejected (on-error: reject)"), t);
+                    return failed(rule, call, base);
+                }
+                log.warn(failure(rule, call, "allowed (on-error: allow)"), t);
+                continue;
+            }
+            int verdict = Verdict.count(rule, enforce, admitted, key);
+            if (verdict == Verdict.REJECTED) {
+                call.permits.releaseTo(base);
+                return rule;
+            }
+            if (verdict == Verdict.ADMITTED) {
+                if (limiter.strategy().releasesOnExit()) {
+                    call.permits.hold(limiter, key);
+                }
+                if (enforce && (call.bindingRule == null || out[Outcome.REMAINING] < call.binding[Outcome.REMAINING])) {
+                    System.arraycopy(out, 0, call.binding, 0, Outcome.SIZE);
+                    call.bindingRule = rule;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Rejects because {@code rule} failed and its {@code on-error} is {@code reject}. */
+    private static Rule failed(Rule rule, Call call, int base) {
+        call.permits.releaseTo(base);
+        Outcome.reject(call.out, 0, System.currentTimeMillis() + FAILED_RETRY_MILLIS, FAILED_RETRY_MILLIS, 0);
+        return rule;
+    }
+
+    private static String failure(Rule rule, Call call, String resolution) {
+        return "limiter: rule " + rule.id() + " failed" + call.where() + "; the " + call.noun() + " is " + resolution;
+    }
+}

@@ -1,0 +1,33 @@
+package dev.limiter.agent.decision;
+
+import dev.limiter.rules.Rule;
+
+/**
+ * What one rule's answer means for one call, counted in the rule's statistics the same way for every entry
+ * point: admitted, over the limit in dry-run (counted, let through), or rejected. Rejections of both kinds feed
+ * the rule's top rejected keys ({@link RejectedKeyFeed}). Allocation-free: counters are {@code LongAdder}s.
+ */
+final class Verdict {
+
+    static final int ADMITTED = 0;
+    static final int WOULD_REJECT = 1;
+    static final int REJECTED = 2;
+
+    private Verdict() {
+    }
+
+    /** Counts {@code admitted} for {@code rule} (in {@code enforce} or dry-run mode) and returns the verdict. */
+    static int count(Rule rule, boolean enforce, boolean admitted, String key) {
+        if (admitted) {
+            rule.stats().allowed().increment();
+            return ADMITTED;
+        }
+        if (enforce) {
+            rule.stats().rejected().increment();
+        } else {
+            rule.stats().wouldReject().increment();
+        }
+        RejectedKeyFeed.record(rule.stats(), key);
+        return enforce ? REJECTED : WOULD_REJECT;
+    }
+}

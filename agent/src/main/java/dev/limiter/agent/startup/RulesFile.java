@@ -1,0 +1,89 @@
+package dev.limiter.agent.startup;
+
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * The rules file as read once at start-up: its bytes decide whether the parse may wait for a background thread
+ * ({@link #mayNameClasses()}), and the same bytes are what the parse reads.
+ *
+ * <p>Read through a {@link FileInputStream}, not {@code Files}: its classes are loaded already (System.in), the
+ * NIO channel's ~20 would load on the application's main thread. A file that cannot be read has no bytes; the
+ * parse then reads the path itself and reports why, with the file's name.
+ */
+final class RulesFile {
+
+    private final Path path;
+    private final byte[] bytes;
+    private final boolean mayNameClasses;
+
+    private RulesFile(Path path, byte[] bytes) {
+        this.path = path;
+        this.bytes = bytes;
+        this.mayNameClasses = bytes == null || mayNameClasses(bytes);
+    }
+
+    static RulesFile read(Path path) {
+        byte[] bytes;
+        try (InputStream in = new FileInputStream(path.toFile())) {
+            bytes = in.readAllBytes();
+        } catch (IOException | RuntimeException e) {
+            bytes = null;
+        }
+        return new RulesFile(path, bytes);
+    }
+
+    Path path() {
+        return path;
+    }
+
+    /** The content read at start-up, or null if the file could not be read. */
+    byte[] bytes() {
+        return bytes;
+    }
+
+    /**
+     * True unless the file is known to have no {@code method:} or {@code jaxrs:} rule. Only then may premain
+     * leave the parse to a background thread: what is woven meanwhile (servlets, filters, mappers) needs no
+     * rules, but a class a rule names must be recognised when it loads.
+     */
+    boolean mayNameClasses() {
+        return mayNameClasses;
+    }
+
+    /**
+     * False only if a rules file with this content cannot have a {@code method:} or {@code jaxrs:} rule: the
+     * word {@code jaxrs} appears nowhere, and {@code method} never as a key (followed, after an optional quote
+     * and blanks, by a colon or the end of the line; {@code methods: [GET]} of an HTTP rule is not one). Errs on
+     * the side of true: any backslash (a YAML escape could spell a key) or NUL byte (a UTF-16 file) counts too.
+     */
+    static boolean mayNameClasses(byte[] text) {
+        for (byte b : text) {
+            if (b == '\\' || b == 0) {
+                return true;
+            }
+        }
+        String ascii = new String(text, StandardCharsets.ISO_8859_1);
+        if (ascii.contains("jaxrs")) {
+            return true;
+        }
+        for (int at = ascii.indexOf("method"); at >= 0; at = ascii.indexOf("method", at + 1)) {
+            int next = at + "method".length();
+            if (next < ascii.length() && (ascii.charAt(next) == '"' || ascii.charAt(next) == '\'')) {
+                next++;
+            }
+            while (next < ascii.length() && (ascii.charAt(next) == ' ' || ascii.charAt(next) == '\t')) {
+                next++;
+            }
+            // a colon makes it a key; so can one on a later line (YAML's explicit "? method")
+            if (next == ascii.length() || ascii.charAt(next) == ':' || ascii.charAt(next) == '\n'
+                    || ascii.charAt(next) == '\r') {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,255 @@
+package dev.limiter.agent.startup;
+
+import dev.limiter.agent.diagnostics.AgentVersion;
+import dev.limiter.agent.diagnostics.Diagnostics;
+import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.jmx.JmxStarter;
+import dev.limiter.agent.jmx.StoreJmx;
+import dev.limiter.agent.method.MethodLimiter;
+import dev.limiter.agent.servlet.ServletKeys;
+import dev.limiter.agent.servlet.ServletLimiter;
+import dev.limiter.agent.servlet.ServletWarmUp;
+import dev.limiter.agent.store.RedisLimiterFactory;
+import dev.limiter.agent.store.StoreRetention;
+import dev.limiter.agent.weave.LimiterTransformer;
+import dev.limiter.agent.weave.Reweaver;
+import dev.limiter.agent.weave.WeaverWarmUp;
+import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.core.clock.SystemClock;
+import dev.limiter.rules.RuleSetHolder;
+import java.lang.instrument.Instrumentation;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The agent's start-up inside its isolated class loader, as one list of phases:
+ *
+ * <pre>
+ *  premain, on the application's main thread:
+ *   1 ARGS        parse the agent arguments (bad ones: logged, the application runs unprotected)
+ *   2 READ        read the rules file once; its bytes decide whether the parse may run in the background
+ *   3 GATE        a request that comes before the rules waits for them ({@link PendingServletDelegate})
+ *   4 WEAVE       install the transformer: servlets, filters and mappers are woven from now on
+ *  then on the limiter-rules daemon thread, so the application's start-up and ours overlap:
+ *   5 PARSE       register custom strategy jars, parse the rules (Redis-backed where they say so), banner
+ *   6 LIMIT       the servlet and method limiters go into the bridge; the transformer learns the rules
+ *   7 WARM UP     the weaver's and the first request's one-time work, before the application needs it
+ *   8 RUN         reload log and re-weaving, file watcher, JMX (registered after the first request)
+ * </pre>
+ *
+ * A file that may name classes ({@code method:}, {@code jaxrs:}) or {@code strict=true} runs 5 and 6 in premain
+ * before 4 (classes a rule names must be recognised as they load; strict must stop the JVM before the
+ * application runs), then 8; there is no gate and no warm-up. Invalid rules do not stop the application (it
+ * starts unprotected and the watcher picks up the fixed file) unless {@code strict=true}.
+ *
+ * <p>Why each place: no JMX in premain (an early platform MBean server breaks some servers, e.g. WildFly); JUL is
+ * set up first, before any other thread of ours can ask for it (a LogManager initialising on the application's
+ * thread while ours waits on it is how agents deadlock); no lambdas on the start-up path (each spins classes).
+ */
+public final class Startup {
+
+    static final String LOGGER = "dev.limiter";
+
+    /**
+     * The banner's source as JUL would infer it: given explicitly, so the first record spares the stack walk
+     * (StackWalker and its lambdas, ~13 classes, 10-20 ms of CPU on the rules thread).
+     */
+    private static final String BANNER_SOURCE = Startup.class.getName();
+    private static final String BANNER_METHOD = "parse";
+
+    /**
+     * Byte Buddy's "never use sun.misc.Unsafe" switch, under our relocated name (so it concerns our copy only).
+     * We inject no classes, so we never need Unsafe; without it Java 24+ prints a deprecation warning.
+     */
+    static final String BYTE_BUDDY_SAFE = "dev.limiter.shaded.bytebuddy.safe";
+
+    private final Instrumentation inst;
+    private final boolean attached;
+    private final long started = System.nanoTime();
+    private final Logger log;
+    private final ThrottledLog errors = new ThrottledLog(LOGGER, 10_000);
+    private AgentArgs args;
+    private RulesFile file;
+    private LimiterTransformer transformer;
+    private RedisLimiterFactory store;
+
+    private Startup(Instrumentation inst, boolean attached) {
+        this.inst = inst;
+        this.attached = attached;
+        this.log = Logger.getLogger(LOGGER);
+    }
+
+    /**
+     * Starts the agent; {@code attached} for a late attach (agentmain), when the application's classes may be
+     * loaded already and need retransforming.
+     */
+    public static void run(String rawArgs, Instrumentation inst, boolean attached) {
+        if (System.getProperty(BYTE_BUDDY_SAFE) == null) {
+            System.setProperty(BYTE_BUDDY_SAFE, "true");
+        }
+        new Startup(inst, attached).start(rawArgs);
+    }
+
+    private void start(String rawArgs) {
+        if (!args(rawArgs)) {
+            return;
+        }
+        file = RulesFile.read(args.rules());
+        if (args.strict() || file.mayNameClasses()) {
+            RuleSetHolder holder = parse();
+            long parsed = System.nanoTime();
+            limit(holder, null);
+            weave(holder, true);
+            long woven = System.nanoTime();
+            Diagnostics.startupTimes((parsed - started) / 1_000_000, (woven - parsed) / 1_000_000,
+                    (woven - started) / 1_000_000);
+            run(holder);
+            return;
+        }
+        PendingServletDelegate gate = new PendingServletDelegate();
+        LimiterBridge.install(gate);
+        long weaving = System.nanoTime();
+        weave(null, attached);
+        long woven = System.nanoTime();
+        Diagnostics.startupTimes(-1, (woven - weaving) / 1_000_000, (woven - started) / 1_000_000);
+        Thread rules = new Thread(new RulesThread(this, gate), "limiter-rules");
+        rules.setDaemon(true);
+        // the thread's loader is the agent's (it runs agent code); the application's never leaks into it
+        rules.setContextClassLoader(Startup.class.getClassLoader());
+        rules.start();
+    }
+
+    /** Phase 1: false if the arguments are invalid (logged; the agent does not start). */
+    private boolean args(String rawArgs) {
+        try {
+            args = AgentArgs.parse(rawArgs);
+            return true;
+        } catch (IllegalArgumentException e) {
+            log.severe("limiter " + AgentVersion.get() + " not started: " + e.getMessage()
+                    + "; the application runs unprotected");
+            return false;
+        }
+    }
+
+    /**
+     * Phase 4: installs the transformer, knowing the rules that name classes if they are parsed already; loaded
+     * classes are examined only if {@code loadedMayMatch} (a late attach, or rules that may name classes).
+     */
+    private void weave(RuleSetHolder holder, boolean loadedMayMatch) {
+        transformer = LimiterTransformer.create(errors, Diagnostics.WOVEN_LISTENER);
+        if (holder != null) {
+            transformer.rulesLoaded(holder);
+        }
+        transformer.installOn(inst, loadedMayMatch);
+    }
+
+    /**
+     * Phase 5: registers the {@code strategies=} jars (rules name them), parses the rules with Redis-backed
+     * limiters for {@code store: redis} rules, and prints the banner (or, with {@code strict=true}, stops the JVM
+     * on invalid rules). Nothing of Redis is loaded unless a rule asks for it. Rules read time from
+     * {@link SystemClock}: a coarse clock's timer thread would wake 1,000 times a second under traffic, more
+     * than a {@code currentTimeMillis()} per check costs at one JVM's request rates (docs/strategies.md, "Time").
+     */
+    private RuleSetHolder parse() {
+        List<String> custom = customStrategies();
+        store = new RedisLimiterFactory(log);
+        RuleSetHolder holder = RuleSetHolder.open(file.path(), SystemClock.INSTANCE, store);
+        StoreRetention retention = new StoreRetention(store);
+        retention.retain(holder.current());
+        holder.addListener(retention);
+        String banner = StartupBanner.of(AgentVersion.get(), holder);
+        if (!custom.isEmpty()) {
+            banner += "\ncustom strategies " + String.join(", ", custom) + " from " + args.strategies();
+        }
+        if (holder.lastError() != null) {
+            if (args.strict()) {
+                log.severe(banner + "\nlimiter: strict=true, stopping the JVM");
+                System.exit(1);
+            }
+            log.logp(Level.WARNING, BANNER_SOURCE, BANNER_METHOD, banner);
+        } else {
+            log.logp(Level.INFO, BANNER_SOURCE, BANNER_METHOD, banner);
+        }
+        return holder;
+    }
+
+    /**
+     * A bad {@code strategies=} jar is logged with its reason; the rules that use its strategies are then invalid
+     * like any unknown strategy, so {@code strict=true} stops the JVM here already, with the real reason.
+     */
+    private List<String> customStrategies() {
+        try {
+            return StrategyJars.load(args.strategies());
+        } catch (IllegalArgumentException e) {
+            if (args.strict()) {
+                log.severe("limiter " + AgentVersion.get() + ": " + e.getMessage()
+                        + "\nlimiter: strict=true, stopping the JVM");
+                System.exit(1);
+            }
+            log.severe("limiter " + AgentVersion.get() + ": " + e.getMessage()
+                    + "; rules that use its strategies are invalid");
+            return List.of();
+        }
+    }
+
+    /**
+     * Phase 6: the limiters into the bridge (methods first: a servlet request may call a woven method), the
+     * servlet one behind {@code gate} if requests wait for it. The servlet limiter is wrapped until the first
+     * request has ended, which opens the JMX gate ({@link FirstRequestDelegate}).
+     */
+    private void limit(RuleSetHolder holder, PendingServletDelegate gate) {
+        LimiterBridge.installMethods(new MethodLimiter(holder, errors, ServletKeys.INSTANCE));
+        FirstRequestDelegate servlets = new FirstRequestDelegate(new ServletLimiter(holder, errors));
+        if (gate == null) {
+            LimiterBridge.install(servlets);
+        } else {
+            gate.ready(servlets);
+        }
+    }
+
+    /** Phase 8: reload logging and re-weaving, the file watcher, JMX. */
+    private void run(RuleSetHolder holder) {
+        holder.addListener(new ReloadLog(log));
+        holder.addListener(new Reweaver(holder, inst, errors));
+        WatchStarter.start(holder, log);
+        StoreJmx.start(store, log);
+        JmxStarter.start(holder, log);
+    }
+
+    /** Phases 5-8 off the application's main thread (a class, not a lambda: nothing to spin in premain). */
+    private static final class RulesThread implements Runnable {
+
+        private final Startup startup;
+        private final PendingServletDelegate gate;
+
+        RulesThread(Startup startup, PendingServletDelegate gate) {
+            this.startup = startup;
+            this.gate = gate;
+        }
+
+        /**
+         * The rules and the banner first (a request that waits for the rules finds the banner printed, so even
+         * a short-lived application shows it); then the warm-ups, which nothing waits for, while the application
+         * is still starting.
+         */
+        @Override
+        public void run() {
+            RuleSetHolder holder = null;
+            try {
+                long parse = System.nanoTime();
+                holder = startup.parse();
+                Diagnostics.rulesLoaded((System.nanoTime() - parse) / 1_000_000);
+                startup.limit(holder, gate);
+                startup.transformer.rulesLoaded(holder);
+            } catch (Throwable t) {
+                startup.log.log(Level.SEVERE, "limiter: cannot load the rules; the application runs unprotected", t);
+                gate.failed(); // waiting requests go on (unchecked) at once
+                return;
+            }
+            WeaverWarmUp.run();
+            ServletWarmUp.run(holder.current());
+            startup.run(holder);
+        }
+    }
+}

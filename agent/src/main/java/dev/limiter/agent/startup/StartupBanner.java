@@ -1,0 +1,29 @@
+package dev.limiter.agent.startup;
+
+import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.RulesError;
+
+/**
+ * The one start-up line operators and tests look for:
+ * {@code limiter <version> started: rules <file>, <n> rules}, or {@code ..., invalid rules} followed by one
+ * {@code file:line:col: message} line per problem.
+ */
+final class StartupBanner {
+
+    private StartupBanner() {
+    }
+
+    static String of(String version, RuleSetHolder holder) {
+        StringBuilder text = new StringBuilder("limiter ").append(version).append(" started: rules ")
+                .append(holder.file());
+        if (holder.lastError() == null) {
+            int count = holder.current().rules().size();
+            return text.append(", ").append(count).append(count == 1 ? " rule" : " rules").toString();
+        }
+        text.append(", invalid rules (running unprotected until the file is fixed)");
+        for (RulesError error : holder.lastErrors()) {
+            text.append('\n').append(error);
+        }
+        return text.toString();
+    }
+}

@@ -1,0 +1,91 @@
+package dev.limiter.agent.weave;
+
+import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.method.SiteCoverage;
+import dev.limiter.rules.ReloadListener;
+import dev.limiter.rules.RuleSet;
+import dev.limiter.rules.RuleSetHolder;
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Re-weaves already loaded classes after a reload whose {@code method:} / {@code jaxrs:} rules need methods (or
+ * key arguments) their woven code does not cover yet.
+ *
+ * <p>Only new coverage needs bytecode: limits, modes and removed rules are data, read from the snapshot on every
+ * call (a removed rule leaves a woven check that finds no rule: a no-op at once). The work runs on one daemon
+ * thread, never the reloading one, and retransforms in batches ({@link LoadedClasses}), because a retransformation
+ * stops the JVM at a safepoint. Candidates are filtered by name first; only classes a rule names are described
+ * (from the loaded class, by reflection) and compared with what their last transformation wove in.
+ */
+public final class Reweaver implements ReloadListener {
+
+    private final RuleSetHolder holder;
+    private final Instrumentation inst;
+    private final ThrottledLog log;
+    private final AtomicLong retransformed = new AtomicLong();
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(new DaemonThreads());
+
+    public Reweaver(RuleSetHolder holder, Instrumentation inst, ThrottledLog log) {
+        this.holder = holder;
+        this.inst = inst;
+        this.log = log;
+    }
+
+    @Override
+    public void reloaded(RuleSet previous, RuleSet current) {
+        if (current.maxMethodMatches() == 0) {
+            return;
+        }
+        worker.execute(this::reweave);
+    }
+
+    /** Classes retransformed so far because of reloads. */
+    public long retransformed() {
+        return retransformed.get();
+    }
+
+    private void reweave() {
+        try {
+            retransformed.addAndGet(LoadedClasses.retransform(inst, staleClasses(holder.current()), log));
+        } catch (Throwable t) {
+            log.warn("limiter: re-weaving after a reload failed; new method rules apply to classes loaded from now"
+                    + " on", t);
+        }
+    }
+
+    private List<Class<?>> staleClasses(RuleSet rules) {
+        List<Class<?>> stale = new ArrayList<>();
+        for (Class<?> type : inst.getAllLoadedClasses()) {
+            String name = type.getName();
+            if (!(rules.namesMethodClass(name) || rules.namesJaxrsClass(name)) || type.isArray()
+                    || type.isInterface() || IgnoredTypes.ignored(name) || !inst.isModifiableClass(type)) {
+                continue;
+            }
+            try {
+                if (SiteCoverage.isStale(type, rules)) {
+                    stale.add(type);
+                }
+            } catch (Throwable t) {
+                log.warn("limiter: cannot inspect " + name + " for new method rules", t);
+            }
+        }
+        return stale;
+    }
+
+    /** Names the worker and keeps it from holding the JVM up (a class: created while the application starts). */
+    private static final class DaemonThreads implements ThreadFactory {
+
+        @Override
+        public Thread newThread(Runnable task) {
+            Thread thread = new Thread(task, "limiter-reweave");
+            thread.setDaemon(true);
+            return thread;
+        }
+    }
+}

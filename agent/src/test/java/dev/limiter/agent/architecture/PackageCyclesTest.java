@@ -1,0 +1,57 @@
+package dev.limiter.agent.architecture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.limiter.agent.LimiterAgent;
+import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.redis.RedisStore;
+import dev.limiter.rules.RuleSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shape of the code, checked on the compiled classes: no package of any module depends on itself through
+ * others, the agent's root package holds only its entry, and the request path's packages stay below the ones
+ * that wire and watch it.
+ */
+class PackageCyclesTest {
+
+    private static final PackageGraph AGENT = PackageGraph.ofModuleOf(LimiterAgent.class);
+
+    @Test
+    void noModuleHasAPackageCycle() {
+        for (Class<?> module : new Class<?>[] {LimiterBridge.class, RuleSet.class, RedisStore.class, LimiterAgent.class}) {
+            PackageGraph graph = PackageGraph.ofModuleOf(module);
+            assertThat(graph.edges).as("classes found for %s", module).isNotEmpty();
+            assertThat(graph.cycles()).as("package cycles in the module of %s", module.getName()).isEmpty();
+        }
+    }
+
+    @Test
+    void theAgentsRootPackageHoldsOnlyTheEntryAndNothingDependsOnIt() {
+        assertThat(AGENT.classes.get("dev.limiter.agent")).containsExactlyInAnyOrder("LimiterAgent", "AgentEntry");
+        AGENT.edges.forEach((pkg, targets) -> assertThat(targets).as("%s depends on", pkg)
+                .doesNotContain("dev.limiter.agent"));
+    }
+
+    @Test
+    void theDecisionDependsOnNoAdapterAndNothingThatWiresOrWatchesIt() {
+        for (String above : Set.of("dev.limiter.agent.servlet", "dev.limiter.agent.method",
+                "dev.limiter.agent.jaxrs", "dev.limiter.agent.jmx", "dev.limiter.agent.startup",
+                "dev.limiter.agent.weave", "dev.limiter.agent.store", "dev.limiter.agent.cli")) {
+            assertThat(AGENT.reaches("dev.limiter.agent.decision", above)).as("decision reaches %s", above).isFalse();
+        }
+        assertThat(AGENT.reaches("dev.limiter.agent.method", "dev.limiter.agent.servlet"))
+                .as("woven methods read request keys through the decision's RequestKeys").isFalse();
+    }
+
+    @Test
+    void theGraphSeesACycleWhenThereIsOne() {
+        PackageGraph graph = new PackageGraph();
+        graph.edges.put("a", Set.of("b"));
+        graph.edges.put("b", Set.of("c"));
+        graph.edges.put("c", Set.of("a"));
+        graph.edges.put("d", Set.of("a"));
+        assertThat(graph.cycles()).containsExactly(Set.of("a", "b", "c"));
+    }
+}
