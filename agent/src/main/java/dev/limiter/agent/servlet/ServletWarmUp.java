@@ -32,12 +32,16 @@ public final class ServletWarmUp {
     private ServletWarmUp() {
     }
 
-    /** Binds and calls the shape's API once and matches a path against {@code rules}; never throws. */
-    public static void run(RuleSet rules) {
+    /**
+     * Binds and calls the shape's API once and matches a path against {@code rules}; never throws. False if
+     * that failed: only time is lost, the first request binds what it needs and reports its own failures.
+     */
+    public static boolean run(RuleSet rules) {
         try {
             exercise(rules);
+            return true;
         } catch (Throwable ignored) {
-            // only time is lost: the first request binds what it needs and reports its own failures
+            return false;
         }
     }
 
