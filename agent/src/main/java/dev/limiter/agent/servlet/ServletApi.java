@@ -1,12 +1,12 @@
 package dev.limiter.agent.servlet;
 
-import dev.limiter.agent.servlet.ConstantServletCalls.Slot;
+import dev.limiter.agent.servlet.shape.AsyncListener;
+import dev.limiter.agent.servlet.shape.DispatcherType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.security.Principal;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -41,9 +41,6 @@ final class ServletApi {
         }
     };
 
-    private static final MethodType OBJ_TO_STRING = MethodType.methodType(String.class, Object.class);
-    private static final MethodType OBJ_STRING_TO_STRING = MethodType.methodType(String.class, Object.class, String.class);
-
     final boolean supported;
     private final ServletCalls calls;
     private final Object requestDispatch;
@@ -56,68 +53,48 @@ final class ServletApi {
         asyncListenerType = null;
     }
 
+    /**
+     * Binds every {@link ServletMethod} of the API that {@code req} and {@code res} implement. On Servlet 2.5,
+     * which has no {@code DispatcherType} and no async processing, the 3.0 methods are left unbound (null).
+     */
     ServletApi(Class<?> req, Class<?> res) throws ReflectiveOperationException, IOException {
-        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        MethodHandle[] h = new MethodHandle[Slot.COUNT];
-        h[Slot.GET_METHOD] = virtual(lookup, req, "getMethod", OBJ_TO_STRING);
-        h[Slot.GET_SERVLET_PATH] = virtual(lookup, req, "getServletPath", OBJ_TO_STRING);
-        h[Slot.GET_PATH_INFO] = virtual(lookup, req, "getPathInfo", OBJ_TO_STRING);
-        h[Slot.GET_HEADER] = virtual(lookup, req, "getHeader", OBJ_STRING_TO_STRING);
-        h[Slot.GET_HEADERS] = virtual(lookup, req, "getHeaders",
-                MethodType.methodType(java.util.Enumeration.class, Object.class, String.class));
-        h[Slot.GET_PARAMETER] = virtual(lookup, req, "getParameter", OBJ_STRING_TO_STRING);
-        h[Slot.GET_REMOTE_ADDR] = virtual(lookup, req, "getRemoteAddr", OBJ_TO_STRING);
-        h[Slot.GET_USER_PRINCIPAL] = virtual(lookup, req, "getUserPrincipal",
-                MethodType.methodType(Principal.class, Object.class));
-        h[Slot.GET_ATTRIBUTE] = virtual(lookup, req, "getAttribute",
-                MethodType.methodType(Object.class, Object.class, String.class));
-        h[Slot.SET_ATTRIBUTE] = virtual(lookup, req, "setAttribute",
-                MethodType.methodType(void.class, Object.class, String.class, Object.class));
-        h[Slot.IS_COMMITTED] = virtual(lookup, res, "isCommitted", MethodType.methodType(boolean.class, Object.class));
-        h[Slot.SET_STATUS] = virtual(lookup, res, "setStatus",
-                MethodType.methodType(void.class, Object.class, int.class));
-        h[Slot.SET_HEADER] = virtual(lookup, res, "setHeader",
-                MethodType.methodType(void.class, Object.class, String.class, String.class));
-        h[Slot.SET_CONTENT_TYPE] = virtual(lookup, res, "setContentType",
-                MethodType.methodType(void.class, Object.class, String.class));
-        h[Slot.GET_OUTPUT_STREAM] = virtual(lookup, res, "getOutputStream",
-                MethodType.methodType(OutputStream.class, Object.class));
-        String pkg = apiPackage(req);
+        MethodHandle[] handles;
         Object initial;
-        try {
-            Class<?> type = Class.forName(pkg + ".DispatcherType", false, req.getClassLoader());
-            initial = enumConstant(type, "REQUEST");
-            h[Slot.GET_DISPATCHER_TYPE] = virtual(lookup, req, "getDispatcherType",
-                    MethodType.methodType(Object.class, Object.class));
-        } catch (ReflectiveOperationException | LinkageError | IllegalArgumentException servlet25) {
-            h[Slot.GET_DISPATCHER_TYPE] = null;
-            initial = null;
-        }
-        requestDispatch = initial;
         Class<?> listenerType;
         try {
-            Class<?> asyncContext = Class.forName(pkg + ".AsyncContext", false, req.getClassLoader());
-            listenerType = Class.forName(pkg + ".AsyncListener", false, req.getClassLoader());
-            h[Slot.IS_ASYNC_STARTED] = virtual(lookup, req, "isAsyncStarted",
-                    MethodType.methodType(boolean.class, Object.class));
-            h[Slot.GET_ASYNC_CONTEXT] = lookup.unreflect(req.getMethod("getAsyncContext"))
-                    .asType(MethodType.methodType(Object.class, Object.class));
-            h[Slot.ADD_ASYNC_LISTENER] = lookup.unreflect(asyncContext.getMethod("addListener", listenerType))
-                    .asType(MethodType.methodType(void.class, Object.class, Object.class));
-        } catch (ReflectiveOperationException | LinkageError servlet25) {
-            h[Slot.IS_ASYNC_STARTED] = h[Slot.GET_ASYNC_CONTEXT] = h[Slot.ADD_ASYNC_LISTENER] = null;
+            initial = enumConstant(ServletMethod.apiType(DispatcherType.class, req), "REQUEST");
+            listenerType = ServletMethod.apiType(AsyncListener.class, req);
+            handles = bind(req, res, ServletMethod.Since.SERVLET_3_0);
+        } catch (ReflectiveOperationException | LinkageError | IllegalArgumentException servlet25) {
+            initial = null;
             listenerType = null;
+            handles = bind(req, res, ServletMethod.Since.SERVLET_2_5);
         }
+        requestDispatch = initial;
         asyncListenerType = listenerType;
-        calls = constantCalls(h);
+        calls = constantCalls(handles);
         supported = true;
+    }
+
+    /** The handles of the methods the API has had since {@code version}, in {@link ServletMethod}'s order. */
+    private static MethodHandle[] bind(Class<?> req, Class<?> res, ServletMethod.Since version)
+            throws ReflectiveOperationException {
+        ServletMethod[] methods = ServletMethod.values();
+        MethodHandle[] handles = new MethodHandle[methods.length];
+        for (ServletMethod method : methods) {
+            if (method.since.compareTo(version) <= 0) {
+                handles[method.ordinal()] = method.bind(req, res);
+            }
+        }
+        return handles;
     }
 
     /**
      * A new hidden class from {@link ConstantServletCalls}' bytes, with {@code handles} as its class data: its
-     * own static finals, so each request class gets handles the JIT can inline.
+     * own static finals, so each request class gets handles the JIT can inline. Package-visible for the test
+     * that binds it to handles of its own.
      */
-    private static ServletCalls constantCalls(MethodHandle[] handles) throws ReflectiveOperationException, IOException {
+    static ServletCalls constantCalls(MethodHandle[] handles) throws ReflectiveOperationException, IOException {
         byte[] template;
         try (InputStream in = ServletApi.class.getResourceAsStream(
                 ConstantServletCalls.class.getSimpleName() + ".class")) {
@@ -169,33 +146,13 @@ final class ServletApi {
         return UNSUPPORTED;
     }
 
-    /**
-     * {@code javax.servlet} for {@code javax.servlet.http.HttpServletRequest}: where {@code DispatcherType} and
-     * the async types live. A type outside an {@code .http.} package (the warm-up's {@code shape}) has them
-     * beside it.
-     */
-    private static String apiPackage(Class<?> request) {
-        String name = request.getName();
-        int http = name.indexOf(".http.");
-        return http > 0 ? name.substring(0, http) : request.getPackageName();
-    }
-
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Object enumConstant(Class<?> type, String name) {
         return Enum.valueOf((Class) type.asSubclass(Enum.class), name);
     }
 
-    /** Finds {@code name} on {@code owner} and adapts it so the receiver is typed {@code Object}. */
-    private static MethodHandle virtual(MethodHandles.Lookup lookup, Class<?> owner, String name, MethodType erased)
-            throws ReflectiveOperationException {
-        Class<?>[] params = erased.dropParameterTypes(0, 1).parameterArray();
-        java.lang.reflect.Method method = owner.getMethod(name, params);
-        MethodHandle handle = lookup.unreflect(method);
-        return handle.asType(erased);
-    }
-
     String method(Object request) throws Throwable {
-        return calls.method(request);
+        return calls.getMethod(request);
     }
 
     /**
@@ -214,20 +171,20 @@ final class ServletApi {
     }
 
     String servletPath(Object request) throws Throwable {
-        return calls.servletPath(request);
+        return calls.getServletPath(request);
     }
 
     String pathInfo(Object request) throws Throwable {
-        return calls.pathInfo(request);
+        return calls.getPathInfo(request);
     }
 
     String header(Object request, String name) throws Throwable {
-        return calls.header(request, name);
+        return calls.getHeader(request, name);
     }
 
     /** Every line of a header joined with {@code ", "}, or null if absent (allocates: rare paths only). */
     String headerLines(Object request, String name) throws Throwable {
-        java.util.Enumeration<?> lines = calls.headers(request, name);
+        java.util.Enumeration<?> lines = calls.getHeaders(request, name);
         if (lines == null || !lines.hasMoreElements()) {
             return null;
         }
@@ -243,16 +200,16 @@ final class ServletApi {
     }
 
     String parameter(Object request, String name) throws Throwable {
-        return calls.parameter(request, name);
+        return calls.getParameter(request, name);
     }
 
     String remoteAddr(Object request) throws Throwable {
-        return calls.remoteAddr(request);
+        return calls.getRemoteAddr(request);
     }
 
     /** The authenticated user's name, or null. */
     String principal(Object request) throws Throwable {
-        Principal principal = calls.userPrincipal(request);
+        Principal principal = calls.getUserPrincipal(request);
         return principal == null ? null : principal.getName();
     }
 
@@ -266,7 +223,7 @@ final class ServletApi {
      * same request would count it again; no container or framework we test does that.
      */
     boolean firstDispatch(Object request, String marker) throws Throwable {
-        Object type = calls.dispatcherType(request);
+        Object type = calls.getDispatcherType(request);
         if (type != null) {
             return type == requestDispatch;
         }
@@ -278,32 +235,32 @@ final class ServletApi {
     }
 
     Object attribute(Object request, String name) throws Throwable {
-        return calls.attribute(request, name);
+        return calls.getAttribute(request, name);
     }
 
     void attribute(Object request, String name, Object value) throws Throwable {
-        calls.attribute(request, name, value);
+        calls.setAttribute(request, name, value);
     }
 
     boolean committed(Object response) throws Throwable {
-        return calls.committed(response);
+        return calls.isCommitted(response);
     }
 
     void status(Object response, int status) throws Throwable {
-        calls.status(response, status);
+        calls.setStatus(response, status);
     }
 
     void header(Object response, String name, String value) throws Throwable {
-        calls.header(response, name, value);
+        calls.setHeader(response, name, value);
     }
 
     void contentType(Object response, String type) throws Throwable {
-        calls.contentType(response, type);
+        calls.setContentType(response, type);
     }
 
     /** True if the servlet called {@code startAsync} and the request goes on after this dispatch returns. */
     boolean asyncStarted(Object request) throws Throwable {
-        return calls.asyncStarted(request);
+        return calls.isAsyncStarted(request);
     }
 
     /**
@@ -313,10 +270,10 @@ final class ServletApi {
     void addAsyncListener(Object request, java.lang.reflect.InvocationHandler handler) throws Throwable {
         Object listener = java.lang.reflect.Proxy.newProxyInstance(asyncListenerType.getClassLoader(),
                 new Class<?>[] {asyncListenerType}, handler);
-        calls.addAsyncListener(calls.asyncContext(request), listener);
+        calls.addListener(calls.getAsyncContext(request), listener);
     }
 
     OutputStream body(Object response) throws Throwable {
-        return calls.body(response);
+        return calls.getOutputStream(response);
     }
 }

@@ -5,50 +5,51 @@ import java.security.Principal;
 import java.util.Enumeration;
 
 /**
- * The servlet API methods the limiter calls, one per method, with the request and response typed {@code Object}
- * (the agent's loader cannot see {@code javax.servlet} or {@code jakarta.servlet}). The one implementation is
- * {@link ConstantServletCalls}, defined once per request class as a hidden class; {@link ServletApi} builds on
- * these the parts that are logic (the path, the first dispatch, async listeners).
+ * One method per {@link ServletMethod}, of the same name and of its {@link ServletMethod#erased erased} type:
+ * the receiver comes first and every servlet API type is {@code Object} (the agent's loader cannot see
+ * {@code javax.servlet} or {@code jakarta.servlet}). The one implementation is {@link ConstantServletCalls},
+ * defined once per request class as a hidden class; {@link ServletApi} builds on these the parts that are
+ * logic (the path, the first dispatch, async listeners).
  */
 interface ServletCalls {
 
-    String method(Object request) throws Throwable;
+    String getMethod(Object request) throws Throwable;
 
-    String servletPath(Object request) throws Throwable;
+    String getServletPath(Object request) throws Throwable;
 
-    String pathInfo(Object request) throws Throwable;
+    String getPathInfo(Object request) throws Throwable;
 
-    String header(Object request, String name) throws Throwable;
+    String getHeader(Object request, String name) throws Throwable;
 
-    Enumeration<?> headers(Object request, String name) throws Throwable;
+    Enumeration<?> getHeaders(Object request, String name) throws Throwable;
 
-    String parameter(Object request, String name) throws Throwable;
+    String getParameter(Object request, String name) throws Throwable;
 
-    String remoteAddr(Object request) throws Throwable;
+    String getRemoteAddr(Object request) throws Throwable;
 
-    Principal userPrincipal(Object request) throws Throwable;
+    Principal getUserPrincipal(Object request) throws Throwable;
 
-    Object attribute(Object request, String name) throws Throwable;
+    Object getAttribute(Object request, String name) throws Throwable;
 
-    void attribute(Object request, String name, Object value) throws Throwable;
+    void setAttribute(Object request, String name, Object value) throws Throwable;
 
     /** The request's {@code DispatcherType}, or null on Servlet 2.5, which has none. */
-    Object dispatcherType(Object request) throws Throwable;
+    Object getDispatcherType(Object request) throws Throwable;
 
     /** False on Servlet 2.5, which has no async processing. */
-    boolean asyncStarted(Object request) throws Throwable;
+    boolean isAsyncStarted(Object request) throws Throwable;
 
-    Object asyncContext(Object request) throws Throwable;
+    Object getAsyncContext(Object request) throws Throwable;
 
-    void addAsyncListener(Object asyncContext, Object listener) throws Throwable;
+    void addListener(Object asyncContext, Object listener) throws Throwable;
 
-    boolean committed(Object response) throws Throwable;
+    boolean isCommitted(Object response) throws Throwable;
 
-    void status(Object response, int status) throws Throwable;
+    void setStatus(Object response, int status) throws Throwable;
 
-    void header(Object response, String name, String value) throws Throwable;
+    void setHeader(Object response, String name, String value) throws Throwable;
 
-    void contentType(Object response, String type) throws Throwable;
+    void setContentType(Object response, String type) throws Throwable;
 
-    OutputStream body(Object response) throws Throwable;
+    OutputStream getOutputStream(Object response) throws Throwable;
 }

@@ -12,11 +12,12 @@ import java.util.Enumeration;
 
 /**
  * Runs the first request's one-time work once on the agent's rules thread, before the application's first
- * request: binding a request class's servlet API ({@link ServletApi}: ~18 method handles, their lambda forms,
- * a hidden class of constants; 8-10 ms of that first request on Java 25) and matching a path against the rules
- * ({@link RequestScratch}, the path and rule tables). The handles are bound to {@code shape}, a miniature with
- * the servlet API's signatures, whose lambda forms are the ones a real request class needs (they depend on the
- * signatures' basic types only); the match reads the rules and changes nothing, and no limiter is called.
+ * request: binding a request class's servlet API ({@link ServletApi}: a method handle per
+ * {@link ServletMethod}, their lambda forms, a hidden class of constants; 8-10 ms of that first request on
+ * Java 25) and matching a path against the rules ({@link RequestScratch}, the path and rule tables). The
+ * handles are bound to {@code shape}, a miniature with the servlet API's signatures, whose lambda forms are
+ * the ones a real request class needs (they depend on the signatures' basic types only); the match reads the
+ * rules and changes nothing, and no limiter is called.
  *
  * <p>What cannot be done ahead: the real request class's own handles and hidden class, and loading its servlet
  * API's types. Each call runs once, interpreted, before any type profile exists, so the request path's profiles
@@ -31,12 +32,16 @@ public final class ServletWarmUp {
     private ServletWarmUp() {
     }
 
-    /** Binds and calls the shape's API once and matches a path against {@code rules}; never throws. */
-    public static void run(RuleSet rules) {
+    /**
+     * Binds and calls the shape's API once and matches a path against {@code rules}; never throws. False if
+     * that failed: only time is lost, the first request binds what it needs and reports its own failures.
+     */
+    public static boolean run(RuleSet rules) {
         try {
             exercise(rules);
+            return true;
         } catch (Throwable ignored) {
-            // only time is lost: the first request binds what it needs and reports its own failures
+            return false;
         }
     }
 

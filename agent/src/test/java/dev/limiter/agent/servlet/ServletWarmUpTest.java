@@ -1,7 +1,6 @@
 package dev.limiter.agent.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
@@ -64,7 +63,15 @@ class ServletWarmUpTest {
     }
 
     @Test
-    void neverThrows() {
-        assertThatCode(() -> ServletWarmUp.run(null)).doesNotThrowAnyException();
+    void runReportsTheWorkDone() {
+        RuleSet rules = RuleSetLoader.parse(RULES, "rules.yml", null, null);
+
+        assertThat(ServletWarmUp.run(rules)).isTrue();
+    }
+
+    @Test
+    void runSwallowsAFailureAndReportsTheWorkNotDone() {
+        // no rule set: the match throws, which run must keep from the rules thread
+        assertThat(ServletWarmUp.run(null)).isFalse();
     }
 }

@@ -1,6 +1,6 @@
 package dev.limiter.agent.servlet.shape;
 
-/** The {@code AsyncContext} method the agent calls. */
+/** The {@code AsyncContext} method of {@code ServletMethod}. */
 public interface AsyncContext {
 
     void addListener(AsyncListener listener);

@@ -3,7 +3,7 @@ package dev.limiter.agent.servlet.shape;
 import java.security.Principal;
 import java.util.Enumeration;
 
-/** The {@code HttpServletRequest} methods the agent calls, with their signatures. */
+/** The {@code HttpServletRequest} methods of {@code ServletMethod}, with their signatures. */
 public interface Request {
 
     String getMethod();

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * The {@code HttpServletResponse} methods the agent calls, with their signatures ({@code getOutputStream}
+ * The {@code HttpServletResponse} methods of {@code ServletMethod}, with their signatures ({@code getOutputStream}
  * returns a {@code ServletOutputStream}, an {@code OutputStream}, in the real API).
  */
 public interface Response {
