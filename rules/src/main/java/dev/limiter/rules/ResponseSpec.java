@@ -24,7 +24,7 @@ public final class ResponseSpec {
     public static final String DEFAULT_BODY =
             "{\"error\":\"too_many_requests\",\"rule\":\"${rule}\",\"retry_after\":${retry_after}}";
 
-    /** The defaults shown in the issue. */
+    /** 429 with a JSON body naming the rule and the seconds to wait, and the draft's headers. */
     public static final ResponseSpec DEFAULT =
             create(DEFAULT_STATUS, DEFAULT_CONTENT_TYPE, DEFAULT_BODY, HeaderStyle.DRAFT);
 

@@ -33,10 +33,6 @@ final class RulesCompiler {
         "store"};
     private static final String[] RULE_KEYS = {"id", "match", "key", "limit", "window", "strategy", "capacity",
         "mode", "on-error", "max-keys", "throw", "store"};
-    private static final String[] NO_CAPACITY = {"fixed-window", "sliding-window", "concurrency"};
-    /** Strategies the Redis store has a script for (custom SPI strategies run locally only). */
-    private static final String[] REDIS_STRATEGIES = {"fixed-window", "sliding-window", "token-bucket",
-        "leaky-bucket", "concurrency"};
 
     private final Problems problems;
     private final Clock clock;
@@ -316,8 +312,7 @@ final class RulesCompiler {
             } else if (capacity != null && capacity > LimitConfig.MAX_LIMIT) {
                 problems.add(rule.get("capacity"), "capacity must be at most " + LimitConfig.MAX_LIMIT);
                 capacity = null;
-            } else if (capacity != null && strategy != null
-                    && java.util.Arrays.asList(NO_CAPACITY).contains(strategy.name())) {
+            } else if (capacity != null && strategy != null && !strategy.usesCapacity()) {
                 problems.add(rule.get("capacity"), "capacity applies to token-bucket and leaky-bucket, not "
                         + strategy.name());
                 capacity = null;
@@ -337,8 +332,7 @@ final class RulesCompiler {
                         + " are error responses)");
             }
         }
-        if (store != null && store.isRedis() && strategy != null
-                && !java.util.Arrays.asList(REDIS_STRATEGIES).contains(strategy.name())) {
+        if (store != null && strategy != null && !factory.supports(store, strategy)) {
             problems.add(rule.has("store") ? rule.get("store") : rule.has("strategy") ? rule.get("strategy")
                     : rule.node(), "strategy '" + Fields.shorten(strategy.name()) + "' has no Redis script:"
                     + " custom strategies need 'store: local'");

@@ -23,8 +23,8 @@ import org.yaml.snakeyaml.reader.StreamReader;
  * a nesting-depth limit, an alias limit, and YAML aliases are refused outright (an alias would otherwise have to
  * be expanded or silently read as its name). Any failure becomes a positioned problem; nothing else escapes.
  *
- * <p>Why the events and not Jackson's {@code YAMLParser} on top of them, as until session 6: Jackson's parser base
- * class initialises {@code java.math.BigDecimal}, whose class initialiser on JDK 25 computes 5^65536 (~23 ms of
+ * <p>Why the events and not Jackson's {@code YAMLParser}, which reads the same events: its parser base class
+ * initialises {@code java.math.BigDecimal}, whose class initialiser on JDK 25 computes 5^65536 (~23 ms of
  * CPU in a fresh JVM, up to 50 ms of the rules thread while an application starts beside it). Scalars are typed
  * exactly as Jackson typed them ({@link YamlScalars}), so every rules file reads as before;
  * {@code YamlTreeReaderEquivalenceTest} compares the two readers.

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The example file parses into the rules it describes and matches as described. */
+/** The example rules file (every kind of match and key) parses into the rules it describes and matches as described. */
 class ExampleRulesTest {
 
     private static RuleSet rules;

@@ -19,7 +19,7 @@ import java.util.Map;
 import org.yaml.snakeyaml.LoaderOptions;
 
 /**
- * The rules' YAML reader as it was through session 6, on Jackson's streaming YAML parser: kept as the oracle of
+ * The rules' former YAML reader, on Jackson's streaming YAML parser: kept as the oracle of
  * {@link YamlTreeReaderEquivalenceTest}, which shows the SnakeYAML event reader that replaced it builds the same
  * trees and reports the same problems. (Replaced because Jackson's parser base class initialises
  * {@code java.math.BigDecimal}, whose class initialiser costs ~23 ms of CPU on JDK 25: docs/overhead.md.)
