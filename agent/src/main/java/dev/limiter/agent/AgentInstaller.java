@@ -8,7 +8,7 @@ import dev.limiter.agent.servlet.ServletWarmUp;
 import dev.limiter.agent.store.StoreWiring;
 import dev.limiter.agent.weave.WeaverWarmUp;
 import dev.limiter.bootstrap.LimiterBridge;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.limiter.agent;
 
-import dev.limiter.rules.ReloadListener;
+import dev.limiter.rules.reload.ReloadListener;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RulesError;
 import dev.limiter.rules.RulesException;

@@ -1,6 +1,6 @@
 package dev.limiter.agent;
 
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import dev.limiter.rules.RulesError;
 
 /**

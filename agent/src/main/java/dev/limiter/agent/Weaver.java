@@ -6,7 +6,7 @@ import dev.limiter.agent.jaxrs.ExceptionMapperInstrumentation;
 import dev.limiter.agent.method.MethodInstrumentation;
 import dev.limiter.agent.servlet.ServletInstrumentation;
 import dev.limiter.agent.weave.LimiterTransformer;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;

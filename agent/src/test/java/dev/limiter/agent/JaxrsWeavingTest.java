@@ -8,7 +8,7 @@ import dev.limiter.agent.method.MethodLimiter;
 import dev.limiter.agent.method.Reweaver;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.ManualClock;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import java.lang.instrument.Instrumentation;

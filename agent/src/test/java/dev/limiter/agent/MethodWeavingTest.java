@@ -10,7 +10,7 @@ import dev.limiter.api.RateLimitExceededException;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.rules.Rule;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;

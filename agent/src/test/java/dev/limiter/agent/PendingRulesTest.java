@@ -6,7 +6,7 @@ import dev.limiter.bootstrap.BridgeDelegate;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.RequestFrame;
 import dev.limiter.core.clock.ManualClock;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,11 @@
 package dev.limiter.rules;
 
+import dev.limiter.rules.key.ClientIpResolver;
+import dev.limiter.rules.match.HttpMethods;
+import dev.limiter.rules.match.PathPattern;
+import dev.limiter.rules.match.PathTrie;
+import dev.limiter.rules.reload.RuleSetHolder;
+import dev.limiter.rules.response.ResponseSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -30,7 +36,7 @@ public final class RuleSet {
     private final Rule[] jaxrsRules;
     private final int httpRuleCount;
 
-    RuleSet(Path source, List<Rule> rules, ResponseSpec response, ClientIpResolver clientIp, boolean watch) {
+    public RuleSet(Path source, List<Rule> rules, ResponseSpec response, ClientIpResolver clientIp, boolean watch) {
         this.source = source;
         this.rules = List.copyOf(rules);
         this.response = response;

@@ -3,7 +3,7 @@ package dev.limiter.agent.cli;
 import dev.limiter.agent.AgentVersion;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetLoader;
+import dev.limiter.rules.compile.RuleSetLoader;
 import dev.limiter.rules.RulesError;
 import dev.limiter.rules.RulesException;
 import dev.limiter.agent.StrategyJars;

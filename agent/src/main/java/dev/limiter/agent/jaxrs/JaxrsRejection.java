@@ -1,7 +1,7 @@
 package dev.limiter.agent.jaxrs;
 
 import dev.limiter.core.Outcome;
-import dev.limiter.rules.ResponseSpec;
+import dev.limiter.rules.response.ResponseSpec;
 import dev.limiter.rules.Rule;
 import java.lang.ref.WeakReference;
 

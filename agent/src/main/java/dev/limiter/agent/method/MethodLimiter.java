@@ -12,7 +12,7 @@ import dev.limiter.core.Outcome;
 import dev.limiter.rules.Mode;
 import dev.limiter.rules.OnError;
 import dev.limiter.rules.Rule;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 
 /**
  * The decision for woven methods: take a permit from every rule of the site, and either let the call run or

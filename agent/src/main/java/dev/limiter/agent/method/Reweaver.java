@@ -2,9 +2,9 @@ package dev.limiter.agent.method;
 
 import dev.limiter.agent.IgnoredTypes;
 import dev.limiter.agent.ThrottledLog;
-import dev.limiter.rules.ReloadListener;
+import dev.limiter.rules.reload.ReloadListener;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.HashSet;

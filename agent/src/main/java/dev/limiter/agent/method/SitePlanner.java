@@ -3,7 +3,7 @@ package dev.limiter.agent.method;
 import dev.limiter.agent.jaxrs.JaxrsNamespace;
 import dev.limiter.agent.jaxrs.JaxrsPathParams;
 import dev.limiter.agent.jaxrs.JaxrsResourceMethods;
-import dev.limiter.rules.KeySpec;
+import dev.limiter.rules.key.KeySpec;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import java.util.ArrayList;

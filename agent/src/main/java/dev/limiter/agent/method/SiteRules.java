@@ -1,6 +1,6 @@
 package dev.limiter.agent.method;
 
-import dev.limiter.rules.KeySpec;
+import dev.limiter.rules.key.KeySpec;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 

@@ -1,7 +1,7 @@
 package dev.limiter.agent.servlet;
 
-import dev.limiter.rules.ClientIpResolver;
-import dev.limiter.rules.KeySpec;
+import dev.limiter.rules.key.ClientIpResolver;
+import dev.limiter.rules.key.KeySpec;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 

@@ -2,8 +2,8 @@ package dev.limiter.agent.servlet;
 
 import dev.limiter.agent.ThrottledLog;
 import dev.limiter.core.Outcome;
-import dev.limiter.rules.HeaderStyle;
-import dev.limiter.rules.ResponseSpec;
+import dev.limiter.rules.response.HeaderStyle;
+import dev.limiter.rules.response.ResponseSpec;
 import dev.limiter.rules.Rule;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

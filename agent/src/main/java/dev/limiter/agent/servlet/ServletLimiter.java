@@ -11,7 +11,7 @@ import dev.limiter.rules.Mode;
 import dev.limiter.rules.OnError;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 
 /**
  * The servlet decision: for the outermost servlet/filter entry of a request, match the current rules, take a

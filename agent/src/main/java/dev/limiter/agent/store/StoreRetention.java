@@ -1,6 +1,6 @@
 package dev.limiter.agent.store;
 
-import dev.limiter.rules.ReloadListener;
+import dev.limiter.rules.reload.ReloadListener;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RulesException;

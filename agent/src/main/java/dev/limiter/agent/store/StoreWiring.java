@@ -2,7 +2,7 @@ package dev.limiter.agent.store;
 
 import dev.limiter.agent.jmx.StoreJmx;
 import dev.limiter.core.clock.SystemClock;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.nio.file.Path;
 import java.util.logging.Logger;
 

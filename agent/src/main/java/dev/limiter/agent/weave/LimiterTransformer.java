@@ -4,7 +4,7 @@ import dev.limiter.agent.IgnoredTypes;
 import dev.limiter.agent.PendingRules;
 import dev.limiter.agent.ThrottledLog;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.Collections;

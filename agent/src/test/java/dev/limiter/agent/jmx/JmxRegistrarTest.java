@@ -8,7 +8,7 @@ import dev.limiter.agent.ThrottledLog;
 import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.ManualClock;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,7 +7,7 @@ import dev.limiter.agent.ThrottledLog;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import dev.limiter.rules.RuleStats;
 import jakarta.servlet.DispatcherType;
 import java.lang.reflect.Method;

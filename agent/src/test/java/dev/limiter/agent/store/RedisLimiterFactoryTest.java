@@ -9,7 +9,7 @@ import dev.limiter.core.Strategies;
 import dev.limiter.core.store.LocalKeyedLimiter;
 import dev.limiter.redis.RedisStore;
 import dev.limiter.redis.StoreState;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import dev.limiter.rules.StoreSpec;
 import java.io.IOException;
 import java.nio.file.Files;
