@@ -15,17 +15,17 @@ import java.util.List;
  * Validates one rule's {@code match:} ({@code http}, {@code jaxrs} or {@code method}) and compiles its path
  * patterns, HTTP methods and name globs, reporting every problem with its position.
  */
-final class MatchCompiler {
+final class MatchSection {
 
     private final Problems problems;
 
-    private MatchCompiler(Problems problems) {
+    private MatchSection(Problems problems) {
         this.problems = problems;
     }
 
     /** The compiled match, or null after reporting why it is invalid. */
     static Match compile(YamlNode node, String label, Problems problems) {
-        return new MatchCompiler(problems).match(node, label);
+        return new MatchSection(problems).match(node, label);
     }
 
     /** A validated {@code match:}. */
