@@ -4,7 +4,6 @@ import dev.limiter.rules.key.ClientIpResolver;
 import dev.limiter.rules.match.HttpMethods;
 import dev.limiter.rules.match.PathPattern;
 import dev.limiter.rules.match.PathTrie;
-import dev.limiter.rules.reload.RuleSetHolder;
 import dev.limiter.rules.response.ResponseSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,9 +15,9 @@ import java.util.Map;
 /**
  * One immutable snapshot of the rules file, compiled for the request path.
  *
- * <p>Immutable so that {@link RuleSetHolder} can publish a new one with a single volatile write and a reader
- * never sees half a reload. Matching methods are allocation-free; callers pass their own (per-thread) output
- * array, sized with {@link #maxHttpMatches()} (or simply {@code rules().size()}).
+ * <p>Immutable so that {@link dev.limiter.rules.reload.RuleSetHolder} can publish a new one with a single
+ * volatile write and a reader never sees half a reload. Matching methods are allocation-free; callers pass their
+ * own (per-thread) output array, sized with {@link #maxHttpMatches()} (or simply {@code rules().size()}).
  */
 public final class RuleSet {
 

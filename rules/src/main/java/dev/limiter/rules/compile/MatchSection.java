@@ -24,7 +24,7 @@ final class MatchSection {
     }
 
     /** The compiled match, or null after reporting why it is invalid. */
-    static Match compile(YamlNode node, String label, Problems problems) {
+    static Match read(YamlNode node, String label, Problems problems) {
         return new MatchSection(problems).match(node, label);
     }
 

@@ -182,7 +182,7 @@ final class RulesCompiler {
         if (!rule.has("match")) {
             rule.missing("match");
         } else {
-            match = MatchSection.compile(rule.get("match"), label, problems);
+            match = MatchSection.read(rule.get("match"), label, problems);
         }
         LimitSection limits = LimitSection.read(rule, label, defaults.strategy(), problems);
         RateLimitStrategy strategy = limits.strategy();
