@@ -1,12 +1,12 @@
 package dev.limiter.agent.cli;
 
 import dev.limiter.agent.AgentVersion;
+import dev.limiter.agent.StrategyJars;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.compile.RuleSetLoader;
 import dev.limiter.rules.RulesError;
 import dev.limiter.rules.RulesException;
-import dev.limiter.agent.StrategyJars;
+import dev.limiter.rules.compile.RuleSetLoader;
 import java.io.File;
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -2,8 +2,8 @@ package dev.limiter.agent.method;
 
 import dev.limiter.agent.IgnoredTypes;
 import dev.limiter.agent.ThrottledLog;
-import dev.limiter.rules.reload.ReloadListener;
 import dev.limiter.rules.RuleSet;
+import dev.limiter.rules.reload.ReloadListener;
 import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;

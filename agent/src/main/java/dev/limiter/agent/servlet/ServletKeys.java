@@ -1,8 +1,8 @@
 package dev.limiter.agent.servlet;
 
-import dev.limiter.rules.key.KeySpec;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
+import dev.limiter.rules.key.KeySpec;
 
 /**
  * The servlet request keys ({@code ip}, {@code header:}, {@code param:}, {@code principal}, {@code path}) for
