@@ -2,7 +2,7 @@ package dev.limiter.bench;
 
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetLoader;
+import dev.limiter.rules.compile.RuleSetLoader;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -3,7 +3,7 @@ package dev.limiter.bench;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.bootstrap.LimiterBridge;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

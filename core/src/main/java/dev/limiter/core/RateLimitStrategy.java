@@ -48,6 +48,15 @@ public interface RateLimitStrategy {
         return false;
     }
 
+    /**
+     * True if this strategy reads {@link LimitConfig#capacity()} (a burst size apart from the limit, as a bucket
+     * has); the rules refuse {@code capacity:} on a rule whose strategy ignores it, so a setting never silently
+     * does nothing. Custom strategies keep the default and may be given a capacity.
+     */
+    default boolean usesCapacity() {
+        return true;
+    }
+
     /** True if the bucket holds no information worth keeping (full budget, nothing in flight): it may be evicted. */
     boolean isIdle(Bucket bucket, LimitConfig config);
 

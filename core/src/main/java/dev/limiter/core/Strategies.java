@@ -43,6 +43,19 @@ public final class Strategies {
         return registry().get(key);
     }
 
+    /**
+     * True if {@code strategy} is one of the built-ins ({@link Strategy}), not a custom one: a store that keeps
+     * state outside this JVM can only run algorithms it implements itself, and a custom strategy is Java code.
+     */
+    public static boolean isBuiltIn(RateLimitStrategy strategy) {
+        for (Strategy builtIn : Strategy.values()) {
+            if (builtIn.get() == strategy) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Every known name, built-ins first, for "did you mean" messages. */
     public static List<String> names() {
         return List.copyOf(registry().keySet());

@@ -369,7 +369,17 @@ final class RedisKeyedLimiter implements KeyedLimiter {
     }
 
     private static LuaScript scriptFor(RateLimitStrategy strategy) {
-        switch (strategy.name()) {
+        LuaScript script = script(strategy.name());
+        if (script == null) {
+            throw new IllegalArgumentException("strategy '" + strategy.name()
+                    + "' has no Redis script (custom strategies run with store: local only)");
+        }
+        return script;
+    }
+
+    /** The script that runs the strategy called {@code name}, or null if the store has none. */
+    static LuaScript script(String name) {
+        switch (name) {
             case "fixed-window":
                 return LuaScript.FIXED_WINDOW;
             case "sliding-window":
@@ -380,8 +390,7 @@ final class RedisKeyedLimiter implements KeyedLimiter {
             case "concurrency":
                 return LuaScript.CONCURRENCY;
             default:
-                throw new IllegalArgumentException("strategy '" + strategy.name()
-                        + "' has no Redis script (custom strategies run with store: local only)");
+                return null;
         }
     }
 

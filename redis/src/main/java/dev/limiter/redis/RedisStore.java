@@ -89,6 +89,14 @@ public final class RedisStore implements AutoCloseable {
     }
 
     /**
+     * True if the store has a script for {@code strategy}, so {@link #limiter} can run it: the built-ins do,
+     * custom strategies (Java code that only runs in a JVM) do not.
+     */
+    public static boolean runs(RateLimitStrategy strategy) {
+        return RedisKeyedLimiter.script(strategy.name()) != null;
+    }
+
+    /**
      * A limiter for one rule, sharing its state with every JVM that uses the same rule id on the same Redis.
      *
      * @param ruleId       the rule's id: it is part of every Redis key, so it must be the same in every JVM

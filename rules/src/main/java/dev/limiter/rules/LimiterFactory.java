@@ -3,6 +3,7 @@ package dev.limiter.rules;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
+import dev.limiter.core.Strategies;
 import dev.limiter.core.store.LocalKeyedLimiter;
 
 /**
@@ -31,4 +32,13 @@ public interface LimiterFactory {
      */
     KeyedLimiter create(String ruleId, StoreSpec store, RateLimitStrategy strategy, LimitConfig config,
             int maxKeys);
+
+    /**
+     * True if a rule of {@code strategy} can keep its state in {@code store}; the compiler reports a rule that
+     * cannot. In-JVM state runs every strategy; a shared store runs only what it implements itself, and by
+     * default that is the built-ins, since a custom strategy is Java code that runs in one JVM only.
+     */
+    default boolean supports(StoreSpec store, RateLimitStrategy strategy) {
+        return !store.isRedis() || Strategies.isBuiltIn(strategy);
+    }
 }

@@ -1,6 +1,10 @@
 package dev.limiter.rules;
 
 import dev.limiter.core.KeyedLimiter;
+import dev.limiter.rules.key.KeySpec;
+import dev.limiter.rules.match.NameGlob;
+import dev.limiter.rules.match.PathPattern;
+import dev.limiter.rules.response.HeaderText;
 import java.util.List;
 
 /**
@@ -45,7 +49,7 @@ public final class Rule {
     private final HeaderText headerText;
     private final RuleState state;
 
-    Rule(String id, int index, Target target, List<String> paths, PathPattern[] patterns, int methodBits,
+    public Rule(String id, int index, Target target, List<String> paths, PathPattern[] patterns, int methodBits,
             List<String> httpMethods, NameGlob classGlob, NameGlob methodGlob, KeySpec key, Mode fileMode,
             OnError onError, String throwClass, RuleState state) {
         this.id = id;
@@ -90,7 +94,7 @@ public final class Rule {
     }
 
     /** Position in the file (0-based); matches are reported in this order. */
-    int index() {
+    public int index() {
         return index;
     }
 
@@ -112,7 +116,7 @@ public final class Rule {
         return patterns;
     }
 
-    int methodBits() {
+    public int methodBits() {
         return methodBits;
     }
 
@@ -203,7 +207,7 @@ public final class Rule {
     }
 
     /** The per-response header values this rule has sent, kept so admitted requests build no strings. */
-    HeaderText headerText() {
+    public HeaderText headerText() {
         return headerText;
     }
 
@@ -225,7 +229,7 @@ public final class Rule {
         return null;
     }
 
-    RuleState state() {
+    public RuleState state() {
         return state;
     }
 

@@ -1,5 +1,10 @@
 package dev.limiter.rules;
 
+import dev.limiter.rules.key.ClientIpResolver;
+import dev.limiter.rules.match.HttpMethods;
+import dev.limiter.rules.match.PathPattern;
+import dev.limiter.rules.match.PathTrie;
+import dev.limiter.rules.response.ResponseSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,9 +15,9 @@ import java.util.Map;
 /**
  * One immutable snapshot of the rules file, compiled for the request path.
  *
- * <p>Immutable so that {@link RuleSetHolder} can publish a new one with a single volatile write and a reader
- * never sees half a reload. Matching methods are allocation-free; callers pass their own (per-thread) output
- * array, sized with {@link #maxHttpMatches()} (or simply {@code rules().size()}).
+ * <p>Immutable so that {@link dev.limiter.rules.reload.RuleSetHolder} can publish a new one with a single
+ * volatile write and a reader never sees half a reload. Matching methods are allocation-free; callers pass their
+ * own (per-thread) output array, sized with {@link #maxHttpMatches()} (or simply {@code rules().size()}).
  */
 public final class RuleSet {
 
@@ -30,7 +35,7 @@ public final class RuleSet {
     private final Rule[] jaxrsRules;
     private final int httpRuleCount;
 
-    RuleSet(Path source, List<Rule> rules, ResponseSpec response, ClientIpResolver clientIp, boolean watch) {
+    public RuleSet(Path source, List<Rule> rules, ResponseSpec response, ClientIpResolver clientIp, boolean watch) {
         this.source = source;
         this.rules = List.copyOf(rules);
         this.response = response;

@@ -10,7 +10,7 @@ import dev.limiter.core.KeyedLimiter;
  * reload, while this state must survive it when the rule's id and strategy do. The mode override is volatile:
  * a JMX thread writes it, request threads read it.
  */
-final class RuleState {
+public final class RuleState {
 
     final KeyedLimiter limiter;
     final RuleStats stats;
@@ -19,7 +19,7 @@ final class RuleState {
     final StoreSpec store;
     private volatile Mode modeOverride;
 
-    RuleState(KeyedLimiter limiter, RuleStats stats, String strategyName, int maxKeys, StoreSpec store) {
+    public RuleState(KeyedLimiter limiter, RuleStats stats, String strategyName, int maxKeys, StoreSpec store) {
         this.limiter = limiter;
         this.store = store;
         this.stats = stats;
@@ -27,11 +27,11 @@ final class RuleState {
         this.maxKeys = maxKeys;
     }
 
-    Mode modeOverride() {
+    public Mode modeOverride() {
         return modeOverride;
     }
 
-    void modeOverride(Mode mode) {
+    public void modeOverride(Mode mode) {
         this.modeOverride = mode;
     }
 }

@@ -3,13 +3,13 @@ package dev.limiter.rules;
 /**
  * "Did you mean": the closest known word by edit distance, for unknown keys, strategies and key kinds.
  */
-final class Suggestions {
+public final class Suggestions {
 
     private Suggestions() {
     }
 
     /** The candidate nearest to {@code word}, or null if none is close enough to be a plausible typo. */
-    static String closest(String word, Iterable<String> candidates) {
+    public static String closest(String word, Iterable<String> candidates) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         String lower = word.toLowerCase(java.util.Locale.ROOT);
@@ -28,7 +28,7 @@ final class Suggestions {
         return best != null && bestDistance <= allowed && bestDistance < word.length() ? best : null;
     }
 
-    static String closest(String word, String... candidates) {
+    public static String closest(String word, String... candidates) {
         return closest(word, java.util.Arrays.asList(candidates));
     }
 

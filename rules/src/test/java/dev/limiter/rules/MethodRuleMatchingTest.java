@@ -3,6 +3,8 @@ package dev.limiter.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.limiter.rules.compile.TestRules;
+import dev.limiter.rules.key.KeySpec;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -2,6 +2,8 @@ package dev.limiter.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limiter.rules.compile.TestRules;
+import dev.limiter.rules.key.ClientIpResolver;
 import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,8 @@
 package dev.limiter.agent.jaxrs;
 
 import dev.limiter.core.Outcome;
-import dev.limiter.rules.ResponseSpec;
 import dev.limiter.rules.Rule;
+import dev.limiter.rules.response.ResponseSpec;
 import java.lang.ref.WeakReference;
 
 /**

@@ -1,11 +1,11 @@
 package dev.limiter.agent.jmx;
 
-import dev.limiter.rules.ReloadListener;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetHolder;
 import dev.limiter.rules.RuleStats;
 import dev.limiter.rules.RulesException;
+import dev.limiter.rules.reload.ReloadListener;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

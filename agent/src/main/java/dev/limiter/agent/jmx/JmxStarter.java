@@ -1,6 +1,6 @@
 package dev.limiter.agent.jmx;
 
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.CountDownLatch;
 import java.util.logging.Level;

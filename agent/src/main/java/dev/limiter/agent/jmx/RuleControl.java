@@ -3,7 +3,7 @@ package dev.limiter.agent.jmx;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Mode;
 import dev.limiter.rules.Rule;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.util.Locale;
 
 /**

@@ -8,7 +8,7 @@ import dev.limiter.api.RateLimitExceededException;
 import dev.limiter.bootstrap.MethodDelegate;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 
 /**
  * The woven-method adapter of the decision: run the {@link Decider} over the rules of the site, and either let

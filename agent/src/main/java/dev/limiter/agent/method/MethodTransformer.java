@@ -4,7 +4,7 @@ import static net.bytebuddy.matcher.ElementMatchers.hasDescriptor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

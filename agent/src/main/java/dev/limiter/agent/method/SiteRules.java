@@ -1,8 +1,8 @@
 package dev.limiter.agent.method;
 
-import dev.limiter.rules.KeySpec;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
+import dev.limiter.rules.key.KeySpec;
 
 /**
  * The rules of one woven site under one {@link RuleSet} snapshot, and what each needs to compute its key.

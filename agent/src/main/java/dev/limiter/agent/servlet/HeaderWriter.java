@@ -1,6 +1,6 @@
 package dev.limiter.agent.servlet;
 
-import dev.limiter.rules.ResponseSpec;
+import dev.limiter.rules.response.ResponseSpec;
 
 /**
  * Adapts {@link ResponseSpec.HeaderSink} to a servlet response through {@link ServletApi}. One per thread

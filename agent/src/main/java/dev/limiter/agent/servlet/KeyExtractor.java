@@ -1,9 +1,9 @@
 package dev.limiter.agent.servlet;
 
-import dev.limiter.rules.ClientIpResolver;
-import dev.limiter.rules.KeySpec;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
+import dev.limiter.rules.key.ClientIpResolver;
+import dev.limiter.rules.key.KeySpec;
 
 /**
  * Turns a rule's {@link KeySpec} into the key string of one servlet request.

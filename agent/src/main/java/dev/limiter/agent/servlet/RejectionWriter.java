@@ -2,9 +2,9 @@ package dev.limiter.agent.servlet;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.core.Outcome;
-import dev.limiter.rules.HeaderStyle;
-import dev.limiter.rules.ResponseSpec;
 import dev.limiter.rules.Rule;
+import dev.limiter.rules.response.HeaderStyle;
+import dev.limiter.rules.response.ResponseSpec;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 

@@ -1,9 +1,9 @@
 package dev.limiter.agent.servlet;
 
 import dev.limiter.agent.decision.RequestKeys;
-import dev.limiter.rules.KeySpec;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
+import dev.limiter.rules.key.KeySpec;
 
 /**
  * The servlet request keys ({@code ip}, {@code header:}, {@code param:}, {@code principal}, {@code path}) for

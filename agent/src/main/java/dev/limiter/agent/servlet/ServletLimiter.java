@@ -7,7 +7,7 @@ import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.RequestFrame;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 
 /**
  * The servlet adapter of the decision: for the outermost servlet/filter entry of a request, match the current

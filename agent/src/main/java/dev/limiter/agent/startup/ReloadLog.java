@@ -1,9 +1,9 @@
 package dev.limiter.agent.startup;
 
-import dev.limiter.rules.ReloadListener;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RulesError;
 import dev.limiter.rules.RulesException;
+import dev.limiter.rules.reload.ReloadListener;
 import java.util.logging.Logger;
 
 /**

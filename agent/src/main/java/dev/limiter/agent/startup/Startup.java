@@ -16,7 +16,7 @@ import dev.limiter.agent.weave.Reweaver;
 import dev.limiter.agent.weave.WeaverWarmUp;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.SystemClock;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
 import java.util.List;
 import java.util.logging.Level;

@@ -1,7 +1,7 @@
 package dev.limiter.agent.startup;
 
-import dev.limiter.rules.RuleSetHolder;
 import dev.limiter.rules.RulesError;
+import dev.limiter.rules.reload.RuleSetHolder;
 
 /**
  * The one start-up line operators and tests look for:

@@ -1,6 +1,6 @@
 package dev.limiter.agent.startup;
 
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 

@@ -74,6 +74,12 @@ public final class RedisLimiterFactory implements LimiterFactory {
         }
     }
 
+    /** Redis runs the strategies it has a script for; every strategy runs in-JVM. */
+    @Override
+    public boolean supports(StoreSpec store, RateLimitStrategy strategy) {
+        return !store.isRedis() || RedisStore.runs(strategy);
+    }
+
     /**
      * Keeps the stores of {@code inUse} (the specs of the rules in force) and closes every other one: called after
      * each successful load. Limiters of a closed store apply their on-failure until the last request that still

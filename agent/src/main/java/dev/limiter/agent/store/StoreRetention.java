@@ -1,10 +1,10 @@
 package dev.limiter.agent.store;
 
-import dev.limiter.rules.ReloadListener;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RulesException;
 import dev.limiter.rules.StoreSpec;
+import dev.limiter.rules.reload.ReloadListener;
 import java.util.HashSet;
 import java.util.Set;
 

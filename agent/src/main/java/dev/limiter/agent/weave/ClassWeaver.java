@@ -1,7 +1,7 @@
 package dev.limiter.agent.weave;
 
 import dev.limiter.agent.method.MethodTransformer;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.security.ProtectionDomain;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.description.type.TypeDescription;

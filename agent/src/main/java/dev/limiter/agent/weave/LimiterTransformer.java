@@ -2,7 +2,7 @@ package dev.limiter.agent.weave;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;

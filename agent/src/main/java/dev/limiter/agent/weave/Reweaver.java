@@ -2,9 +2,9 @@ package dev.limiter.agent.weave;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.method.SiteCoverage;
-import dev.limiter.rules.ReloadListener;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.ReloadListener;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;

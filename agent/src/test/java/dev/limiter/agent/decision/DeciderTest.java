@@ -7,7 +7,7 @@ import dev.limiter.core.Outcome;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import faulttest.FailingStrategy;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import dev.limiter.agent.weave.LimiterTransformer;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.MethodDelegate;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;

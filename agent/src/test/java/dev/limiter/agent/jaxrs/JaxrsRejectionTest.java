@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetLoader;
+import dev.limiter.rules.compile.RuleSetLoader;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;

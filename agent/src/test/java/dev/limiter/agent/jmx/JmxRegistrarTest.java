@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.bootstrap.LimiterBridge;
-import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.core.clock.ManualClock;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;

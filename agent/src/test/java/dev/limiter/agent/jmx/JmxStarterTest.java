@@ -2,7 +2,7 @@ package dev.limiter.agent.jmx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;

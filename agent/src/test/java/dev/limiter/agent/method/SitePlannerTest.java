@@ -3,7 +3,7 @@ package dev.limiter.agent.method;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,8 +7,9 @@ import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
-import dev.limiter.rules.RuleSetHolder;
 import dev.limiter.rules.RuleStats;
+import dev.limiter.rules.reload.RuleSetHolder;
+import faulttest.FailingStrategy;
 import jakarta.servlet.DispatcherType;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
@@ -24,7 +25,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import faulttest.FailingStrategy;
 import weavingtest.FakeHttp;
 
 /**

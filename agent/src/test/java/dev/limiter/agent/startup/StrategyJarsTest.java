@@ -10,7 +10,7 @@ import dev.limiter.core.Strategies;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetLoader;
+import dev.limiter.rules.compile.RuleSetLoader;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;

@@ -10,7 +10,7 @@ import dev.limiter.agent.method.MethodLimiter;
 import dev.limiter.agent.servlet.ServletKeys;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.ManualClock;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import java.lang.instrument.Instrumentation;

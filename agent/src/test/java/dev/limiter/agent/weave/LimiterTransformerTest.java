@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.core.clock.ManualClock;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import jakarta.servlet.http.HttpServlet;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

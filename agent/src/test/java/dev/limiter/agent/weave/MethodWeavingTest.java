@@ -14,7 +14,7 @@ import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.RequestFrame;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.rules.Rule;
-import dev.limiter.rules.RuleSetHolder;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;

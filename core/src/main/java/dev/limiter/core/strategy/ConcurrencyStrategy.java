@@ -38,6 +38,12 @@ public final class ConcurrencyStrategy implements RateLimitStrategy {
         return NAME;
     }
 
+    /** Its only budget is the limit. */
+    @Override
+    public boolean usesCapacity() {
+        return false;
+    }
+
     @Override
     public Bucket newBucket(LimitConfig config) {
         return new Bucket();

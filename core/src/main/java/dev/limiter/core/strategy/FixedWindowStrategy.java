@@ -44,6 +44,12 @@ public final class FixedWindowStrategy implements RateLimitStrategy {
         return NAME;
     }
 
+    /** Its only budget is the limit. */
+    @Override
+    public boolean usesCapacity() {
+        return false;
+    }
+
     @Override
     public Bucket newBucket(LimitConfig config) {
         long window = Math.floorDiv(config.clock().millis(), config.windowMillis());

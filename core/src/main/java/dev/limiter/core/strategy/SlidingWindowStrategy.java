@@ -54,6 +54,12 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
         return NAME;
     }
 
+    /** Its only budget is the limit. */
+    @Override
+    public boolean usesCapacity() {
+        return false;
+    }
+
     @Override
     public void validate(LimitConfig config) {
         if (config.limit() > MAX_LIMIT) {

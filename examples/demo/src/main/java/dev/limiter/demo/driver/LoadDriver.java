@@ -1,7 +1,7 @@
 package dev.limiter.demo.driver;
 
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetLoader;
+import dev.limiter.rules.compile.RuleSetLoader;
 import java.io.PrintStream;
 import java.net.http.HttpClient;
 import java.nio.file.Path;

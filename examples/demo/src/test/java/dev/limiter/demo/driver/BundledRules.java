@@ -1,7 +1,7 @@
 package dev.limiter.demo.driver;
 
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetLoader;
+import dev.limiter.rules.compile.RuleSetLoader;
 import java.nio.file.Path;
 
 /** Loads {@code examples/rules.yml}, the file the demo and the quickstart ship (path set by the POM). */

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.limiter.demo.service.QuoteBudgetExceededException;
-import dev.limiter.rules.KeySpec;
 import dev.limiter.rules.Mode;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RuleSetLoader;
 import dev.limiter.rules.RulesException;
+import dev.limiter.rules.compile.RuleSetLoader;
+import dev.limiter.rules.key.KeySpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;

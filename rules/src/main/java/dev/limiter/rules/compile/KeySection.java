@@ -1,0 +1,79 @@
+package dev.limiter.rules.compile;
+
+import dev.limiter.rules.Rule;
+import dev.limiter.rules.key.KeySpec;
+import dev.limiter.rules.match.PathPattern;
+import dev.limiter.rules.yaml.Fields;
+import dev.limiter.rules.yaml.Problems;
+import dev.limiter.rules.yaml.YamlNode;
+
+/**
+ * Validates one rule's {@code key:} against its {@code match:}: a key must name something the matched call has
+ * (arguments for methods, a request for HTTP and JAX-RS, a captured {@code {name}} in every path).
+ */
+final class KeySection {
+
+    private KeySection() {
+    }
+
+    /** The key ({@link KeySpec#GLOBAL} when absent), or null after recording why it is invalid. */
+    static KeySpec read(Fields rule, MatchSection.Match match, Problems problems) {
+        if (!rule.has("key")) {
+            return KeySpec.GLOBAL;
+        }
+        String text = rule.string("key");
+        if (text == null) {
+            return null;
+        }
+        KeySpec key;
+        try {
+            key = KeySpec.parse(text);
+        } catch (IllegalArgumentException e) {
+            problems.add(rule.get("key"), e.getMessage());
+            return null;
+        }
+        if (match == null) {
+            return key;
+        }
+        YamlNode at = rule.get("key");
+        switch (key.kind()) {
+            case ARG:
+                if (match.target == Rule.Target.HTTP) {
+                    problems.add(at, "key '" + key + "' needs a method or jaxrs match (HTTP requests have no"
+                            + " arguments)");
+                    return null;
+                }
+                return key;
+            case PATH_PARAM:
+                if (match.target == Rule.Target.JAXRS) {
+                    // the @PathParam(NAME) argument of the resource method; the agent finds it when it weaves
+                    return key;
+                }
+                if (match.target != Rule.Target.HTTP) {
+                    problems.add(at, "key '" + key + "' needs an http match with {" + key.name() + "} in the path,"
+                            + " or a jaxrs match with a @PathParam(\"" + key.name() + "\") argument");
+                    return null;
+                }
+                for (PathPattern pattern : match.patterns) {
+                    if (!pattern.captures(key.name())) {
+                        problems.add(at, "key '" + key + "': path '" + pattern.text() + "' has no {" + key.name()
+                                + "} segment");
+                        return null;
+                    }
+                }
+                return key;
+            case IP:
+            case HEADER:
+            case PARAM:
+            case PATH:
+                if (match.target == Rule.Target.METHOD) {
+                    problems.add(at, "key '" + key + "' needs an http or jaxrs match (plain methods have no"
+                            + " request)");
+                    return null;
+                }
+                return key;
+            default:
+                return key;
+        }
+    }
+}

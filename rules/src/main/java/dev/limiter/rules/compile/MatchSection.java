@@ -1,0 +1,153 @@
+package dev.limiter.rules.compile;
+
+import dev.limiter.rules.Rule;
+import dev.limiter.rules.Suggestions;
+import dev.limiter.rules.match.HttpMethods;
+import dev.limiter.rules.match.NameGlob;
+import dev.limiter.rules.match.PathPattern;
+import dev.limiter.rules.yaml.Fields;
+import dev.limiter.rules.yaml.Problems;
+import dev.limiter.rules.yaml.YamlNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Validates one rule's {@code match:} ({@code http}, {@code jaxrs} or {@code method}) and compiles its path
+ * patterns, HTTP methods and name globs, reporting every problem with its position.
+ */
+final class MatchSection {
+
+    private final Problems problems;
+
+    private MatchSection(Problems problems) {
+        this.problems = problems;
+    }
+
+    /** The compiled match, or null after reporting why it is invalid. */
+    static Match read(YamlNode node, String label, Problems problems) {
+        return new MatchSection(problems).match(node, label);
+    }
+
+    /** A validated {@code match:}. */
+    static final class Match {
+        Rule.Target target;
+        List<String> paths = List.of();
+        PathPattern[] patterns = new PathPattern[0];
+        int methodBits = HttpMethods.ALL;
+        List<String> httpMethods = List.of();
+        NameGlob classGlob;
+        NameGlob methodGlob;
+    }
+
+    private Match match(YamlNode node, String label) {
+        Fields fields = Fields.of(node, "match", problems, "http", "jaxrs", "method");
+        if (fields == null) {
+            return null;
+        }
+        int kinds = (fields.has("http") ? 1 : 0) + (fields.has("jaxrs") ? 1 : 0) + (fields.has("method") ? 1 : 0);
+        if (kinds != 1) {
+            problems.add(node, "match of " + label + " must have exactly one of http, jaxrs or method");
+            return null;
+        }
+        if (fields.has("http")) {
+            return http(fields.get("http"));
+        }
+        boolean jaxrs = fields.has("jaxrs");
+        return names(fields.get(jaxrs ? "jaxrs" : "method"), jaxrs ? Rule.Target.JAXRS : Rule.Target.METHOD);
+    }
+
+    private Match http(YamlNode node) {
+        Fields http = Fields.of(node, "match.http", problems, "path", "paths", "methods");
+        if (http == null) {
+            return null;
+        }
+        int before = problems.count();
+        Match match = new Match();
+        match.target = Rule.Target.HTTP;
+        List<YamlNode> pathNodes = new ArrayList<>();
+        if (http.has("path") == http.has("paths")) {
+            problems.add(node, "match.http must have exactly one of 'path' or 'paths'");
+        } else if (http.has("path")) {
+            String path = http.string("path");
+            if (path != null) {
+                pathNodes.add(http.get("path"));
+            }
+        } else {
+            List<YamlNode> items = http.stringList("paths");
+            if (items != null && items.isEmpty() && http.get("paths").items().isEmpty()) {
+                problems.add(http.get("paths"), "paths must not be empty");
+            } else if (items != null) {
+                pathNodes.addAll(items);
+            }
+        }
+        List<String> paths = new ArrayList<>();
+        List<PathPattern> patterns = new ArrayList<>();
+        for (YamlNode pathNode : pathNodes) {
+            try {
+                patterns.add(PathPattern.compile(pathNode.text()));
+                paths.add(pathNode.text());
+            } catch (IllegalArgumentException e) {
+                problems.add(pathNode, e.getMessage());
+            }
+        }
+        if (http.has("methods")) {
+            List<YamlNode> methods = http.stringList("methods");
+            if (methods != null && http.get("methods").items().isEmpty()) {
+                problems.add(http.get("methods"), "methods must not be empty (leave it out for all methods)");
+            } else if (methods != null) {
+                int bits = 0;
+                List<String> names = new ArrayList<>();
+                for (YamlNode method : methods) {
+                    int bit = HttpMethods.bit(method.text());
+                    if (bit == HttpMethods.OTHER) {
+                        String suggestion = Suggestions.closest(method.text(), HttpMethods.NAMES);
+                        problems.add(method, "unknown HTTP method '" + Fields.shorten(method.text()) + "'"
+                                + (suggestion == null ? "" : " (did you mean '" + suggestion + "'?)"));
+                    } else {
+                        bits |= bit;
+                        names.add(method.text());
+                    }
+                }
+                match.methodBits = bits;
+                match.httpMethods = names;
+            }
+        }
+        match.paths = paths;
+        match.patterns = patterns.toArray(new PathPattern[0]);
+        return problems.count() > before ? null : match;
+    }
+
+    private Match names(YamlNode node, Rule.Target target) {
+        String where = "match." + (target == Rule.Target.JAXRS ? "jaxrs" : "method");
+        Fields fields = Fields.of(node, where, problems, "class", "method");
+        if (fields == null) {
+            return null;
+        }
+        int before = problems.count();
+        Match match = new Match();
+        match.target = target;
+        String classGlob = fields.requiredString("class");
+        String methodGlob = fields.has("method") ? fields.string("method") : "*";
+        if (classGlob != null) {
+            match.classGlob = glob(classGlob, fields.get("class"));
+        }
+        if (methodGlob != null) {
+            if (methodGlob.indexOf('.') >= 0) {
+                problems.add(fields.get("method"), "method '" + Fields.shorten(methodGlob) + "' is a method name"
+                        + " glob and cannot contain '.'; put the class in 'class'");
+            } else {
+                match.methodGlob = glob(methodGlob, fields.get("method") == null ? node : fields.get("method"));
+            }
+        }
+        return problems.count() > before ? null : match;
+    }
+
+    private NameGlob glob(String text, YamlNode at) {
+        String problem = NameGlob.problem(text);
+        if (problem != null) {
+            problems.add(at, problem);
+            return null;
+        }
+        return NameGlob.compile(text);
+    }
+}

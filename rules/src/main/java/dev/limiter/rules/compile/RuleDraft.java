@@ -1,0 +1,20 @@
+package dev.limiter.rules.compile;
+
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.RateLimitStrategy;
+import dev.limiter.rules.Mode;
+import dev.limiter.rules.OnError;
+import dev.limiter.rules.Rule;
+import dev.limiter.rules.StoreSpec;
+import dev.limiter.rules.key.KeySpec;
+import dev.limiter.rules.match.NameGlob;
+import dev.limiter.rules.match.PathPattern;
+import dev.limiter.rules.yaml.YamlNode;
+import java.util.List;
+
+/** A rule that passed validation, before it gets live state; {@code limitAt} is where a store's refusal points. */
+record RuleDraft(String id, Rule.Target target, List<String> paths, PathPattern[] patterns, int methodBits,
+        List<String> httpMethods, NameGlob classGlob, NameGlob methodGlob, KeySpec key, RateLimitStrategy strategy,
+        LimitConfig config, int maxKeys, Mode mode, OnError onError, String throwClass, StoreSpec store,
+        YamlNode limitAt) {
+}

@@ -1,0 +1,115 @@
+package dev.limiter.rules.compile;
+
+import dev.limiter.core.Clock;
+import dev.limiter.rules.LimiterFactory;
+import dev.limiter.rules.RuleSet;
+import dev.limiter.rules.RulesException;
+import dev.limiter.rules.yaml.Problems;
+import dev.limiter.rules.yaml.YamlNode;
+import dev.limiter.rules.yaml.YamlTreeReader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * Reads, validates and compiles a rules file into a {@link RuleSet}.
+ *
+ * <p>The contract that makes reload safe: the result is a complete, valid rule set or a {@link RulesException}
+ * carrying every problem with its {@code file:line:col}; nothing else escapes (the fuzz tests check this), and
+ * a failed load changes nothing. A successful load with a {@code previous} set carries the live state of
+ * rules whose id and strategy survive (see {@code docs/rules.md}) and applies their new limits to it: the
+ * caller is expected to publish the returned set. To only check a file, pass {@link RuleSet#empty()}.
+ */
+public final class RuleSetLoader {
+
+    private RuleSetLoader() {
+    }
+
+    /** Loads {@code file}; limiters read time from the shared coarse clock. */
+    public static RuleSet load(Path file, RuleSet previous) {
+        return load(file, previous, null);
+    }
+
+    /**
+     * Loads {@code file}, with limiters reading time from {@code clock} (null: the shared coarse clock).
+     *
+     * @throws RulesException every problem of the file, or why it could not be read
+     */
+    public static RuleSet load(Path file, RuleSet previous, Clock clock) {
+        return load(file, previous, clock, LimiterFactory.LOCAL);
+    }
+
+    /**
+     * Loads {@code file}, giving rules that need a new limiter one from {@code factory} (the agent's puts
+     * {@code store: redis} rules in Redis; null means {@link LimiterFactory#LOCAL}).
+     *
+     * @throws RulesException every problem of the file, or why it could not be read
+     */
+    public static RuleSet load(Path file, RuleSet previous, Clock clock, LimiterFactory factory) {
+        String name = file.getFileName() == null ? file.toString() : file.getFileName().toString();
+        Problems problems = new Problems(name);
+        String text = read(file, problems);
+        problems.throwIfAny();
+        return parse(text, name, file, previous, clock, problems, factory);
+    }
+
+    /**
+     * Compiles rules from text ({@code fileName} is used in messages); for tests and the validate command.
+     *
+     * @throws RulesException every problem found
+     */
+    public static RuleSet parse(String text, String fileName, RuleSet previous, Clock clock) {
+        return parse(text, fileName, null, previous, clock, new Problems(fileName), LimiterFactory.LOCAL);
+    }
+
+    /** Like {@link #parse(String, String, RuleSet, Clock)} with limiters from {@code factory}. */
+    public static RuleSet parse(String text, String fileName, RuleSet previous, Clock clock,
+            LimiterFactory factory) {
+        return parse(text, fileName, null, previous, clock, new Problems(fileName), factory);
+    }
+
+    private static RuleSet parse(String text, String fileName, Path source, RuleSet previous, Clock clock,
+            Problems problems, LimiterFactory factory) {
+        try {
+            YamlNode root = YamlTreeReader.read(text, problems);
+            problems.throwIfAny();
+            return RulesCompiler.compile(root, source, previous == null ? RuleSet.empty() : previous, clock,
+                    problems, factory);
+        } catch (RulesException e) {
+            throw e;
+        } catch (RuntimeException | StackOverflowError e) {
+            // a bug of ours must still come out as "this file cannot be used", never as a crash of the caller
+            problems.add(1, 1, "internal error while reading the rules: " + e);
+            problems.throwIfAny();
+            throw new IllegalStateException("unreachable", e);
+        }
+    }
+
+    private static String read(Path file, Problems problems) {
+        try {
+            long size = Files.size(file);
+            if (size > YamlTreeReader.MAX_FILE_BYTES) {
+                problems.add(1, 1, "the file is larger than " + YamlTreeReader.MAX_FILE_BYTES + " bytes");
+                return null;
+            }
+            byte[] bytes = Files.readAllBytes(file);
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+        } catch (NoSuchFileException e) {
+            problems.add(1, 1, "the rules file does not exist");
+        } catch (CharacterCodingException e) {
+            problems.add(1, 1, "the file is not valid UTF-8");
+        } catch (IOException | SecurityException e) {
+            problems.add(1, 1, "cannot read the rules file: " + e);
+        }
+        return null;
+    }
+}

@@ -1,0 +1,302 @@
+package dev.limiter.rules.key;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Decides which address a request counts against for {@code key: ip}.
+ *
+ * <p>The constraint is trust, not parsing: {@code X-Forwarded-For} and {@code Forwarded} are written by whoever
+ * sends the request, so believing them from anyone lets every client choose its own key and walk around its
+ * limit (Spring Cloud Gateway, CVE-2025-41235). So: the connection's peer address is the client, unless the
+ * peer is one of the configured trusted proxies; then the forwarding header is read from the right (the end
+ * the proxies append to) and the first address that is not itself a trusted proxy is the client. Anything
+ * further left was written by the client and is ignored.
+ *
+ * <p>Only the one header named in {@code client-ip.header} is read: if the proxy writes {@code
+ * X-Forwarded-For}, a client-sent {@code Forwarded} passes through it untouched and must not be believed.
+ *
+ * <p>Request path: allocation-free when the peer is not a trusted proxy (the usual case without proxies); with
+ * a proxy, only the returned substring is allocated.
+ */
+public final class ClientIpResolver {
+
+    /** The forwarding header a trusted proxy writes. */
+    public enum Header {
+        X_FORWARDED_FOR("x-forwarded-for"), FORWARDED("forwarded");
+
+        private final String spelling;
+
+        Header(String spelling) {
+            this.spelling = spelling;
+        }
+
+        /** How the header is named in the rules file. */
+        public String spelling() {
+            return spelling;
+        }
+    }
+
+    /** Trusts nobody: the peer address is always the client. */
+    public static final ClientIpResolver PEER_ONLY = new ClientIpResolver(List.of(), Header.X_FORWARDED_FOR);
+
+    private final long[] networkHigh;
+    private final long[] networkLow;
+    private final long[] maskHigh;
+    private final long[] maskLow;
+    private final List<String> trustedProxies;
+    private final Header header;
+
+    private ClientIpResolver(List<String> cidrs, Header header) {
+        int count = cidrs.size();
+        this.networkHigh = new long[count];
+        this.networkLow = new long[count];
+        this.maskHigh = new long[count];
+        this.maskLow = new long[count];
+        this.trustedProxies = List.copyOf(cidrs);
+        this.header = header;
+        for (int i = 0; i < count; i++) {
+            String cidr = cidrs.get(i);
+            int slash = cidr.indexOf('/');
+            String address = slash < 0 ? cidr : cidr.substring(0, slash);
+            int bits = prefixBits(cidr);
+            maskHigh[i] = bits >= 64 ? -1L : bits == 0 ? 0 : -1L << (64 - bits);
+            maskLow[i] = bits <= 64 ? 0 : bits == 128 ? -1L : -1L << (128 - bits);
+            networkHigh[i] = IpAddress.high(address, 0, address.length()) & maskHigh[i];
+            networkLow[i] = IpAddress.low(address, 0, address.length()) & maskLow[i];
+        }
+    }
+
+    /**
+     * A resolver trusting the given CIDRs ({@code 10.0.0.0/8}, {@code fd00::/8}, or a single address).
+     *
+     * @throws IllegalArgumentException naming the first bad CIDR, with a message fit for a rules error
+     */
+    public static ClientIpResolver create(List<String> trustedProxies, Header header) {
+        List<String> checked = new ArrayList<>(trustedProxies.size());
+        for (String cidr : trustedProxies) {
+            String problem = cidrProblem(cidr);
+            if (problem != null) {
+                throw new IllegalArgumentException(problem);
+            }
+            checked.add(cidr);
+        }
+        return new ClientIpResolver(checked, header);
+    }
+
+    /** Why {@code cidr} is not a valid CIDR, or null if it is. */
+    public static String cidrProblem(String cidr) {
+        int slash = cidr.indexOf('/');
+        String address = slash < 0 ? cidr : cidr.substring(0, slash);
+        if (!IpAddress.isValid(address, 0, address.length()) || address.indexOf('%') >= 0) {
+            return "'" + cidr + "' is not a CIDR: '" + address + "' is not an IPv4 or IPv6 address";
+        }
+        boolean v4 = IpAddress.isV4(address, 0, address.length());
+        int max = v4 ? 32 : 128;
+        if (slash >= 0) {
+            String prefix = cidr.substring(slash + 1);
+            boolean digits = !prefix.isEmpty() && prefix.length() <= 3;
+            for (int i = 0; i < prefix.length() && digits; i++) {
+                digits = prefix.charAt(i) >= '0' && prefix.charAt(i) <= '9';
+            }
+            if (!digits || Integer.parseInt(prefix) > max) {
+                return "'" + cidr + "' is not a CIDR: the prefix length must be a number from 0 to " + max;
+            }
+            int bits = prefixBits(cidr);
+            long high = IpAddress.high(address, 0, address.length());
+            long low = IpAddress.low(address, 0, address.length());
+            long maskHigh = bits >= 64 ? -1L : bits == 0 ? 0 : -1L << (64 - bits);
+            long maskLow = bits <= 64 ? 0 : bits == 128 ? -1L : -1L << (128 - bits);
+            if ((high & ~maskHigh) != 0 || (low & ~maskLow) != 0) {
+                return "'" + cidr + "' has bits set after the /" + prefix + " prefix: write the network address";
+            }
+        }
+        return null;
+    }
+
+    /** Prefix length in the 128-bit space (IPv4 prefixes are offset by 96). Input already validated. */
+    private static int prefixBits(String cidr) {
+        int slash = cidr.indexOf('/');
+        String address = slash < 0 ? cidr : cidr.substring(0, slash);
+        boolean v4 = IpAddress.isV4(address, 0, address.length());
+        int bits = slash < 0 ? (v4 ? 32 : 128) : Integer.parseInt(cidr.substring(slash + 1));
+        return v4 ? 96 + bits : bits;
+    }
+
+    /** The CIDRs as written. */
+    public List<String> trustedProxies() {
+        return trustedProxies;
+    }
+
+    /** The forwarding header this resolver reads. */
+    public Header header() {
+        return header;
+    }
+
+    /**
+     * The client address of a request.
+     *
+     * @param peerAddress   the connection's remote address ({@code getRemoteAddr()})
+     * @param xForwardedFor the {@code X-Forwarded-For} header (several header lines joined with {@code ,}), or null
+     * @param forwarded     the {@code Forwarded} header (likewise), or null
+     * @return the peer itself unless it is a trusted proxy; then the right-most forwarded address that is not a
+     *     trusted proxy (an obfuscated identifier like {@code _hidden} or {@code unknown} is returned as written);
+     *     if every forwarded address is a trusted proxy, the left-most one; the peer if the header is missing
+     *     or names no address
+     */
+    public String resolve(String peerAddress, String xForwardedFor, String forwarded) {
+        if (networkHigh.length == 0 || peerAddress == null || !isTrusted(peerAddress)) {
+            return peerAddress;
+        }
+        String value = header == Header.FORWARDED ? forwarded : xForwardedFor;
+        if (value == null) {
+            return peerAddress;
+        }
+        int leftmostStart = -1;
+        int leftmostEnd = -1;
+        int elementEnd = value.length();
+        while (elementEnd > 0) {
+            int elementStart = header == Header.FORWARDED ? forwardedElementStart(value, elementEnd)
+                    : value.lastIndexOf(',', elementEnd - 1) + 1;
+            int start;
+            int end;
+            if (header == Header.FORWARDED) {
+                int forAt = forParameter(value, elementStart, elementEnd);
+                if (forAt < 0) {
+                    if (isBlank(value, elementStart, elementEnd)) {
+                        elementEnd = elementStart - 1;
+                        continue;
+                    }
+                    return peerAddress; // a proxy element without for=: the client cannot be known
+                }
+                start = forAt;
+                end = parameterEnd(value, forAt, elementEnd);
+            } else {
+                start = elementStart;
+                end = elementEnd;
+            }
+            start = skipSpace(value, start, end);
+            end = trimSpace(value, start, end);
+            if (end - start >= 2 && value.charAt(start) == '"' && value.charAt(end - 1) == '"') {
+                start++;
+                end--;
+            }
+            if (start < end) {
+                int addressEnd = addressEnd(value, start, end);
+                int addressStart = value.charAt(start) == '[' ? start + 1 : start;
+                if (!isTrusted(value, addressStart, addressEnd)) {
+                    return value.substring(addressStart, addressEnd);
+                }
+                leftmostStart = addressStart;
+                leftmostEnd = addressEnd;
+            }
+            elementEnd = elementStart - 1;
+        }
+        return leftmostStart < 0 ? peerAddress : value.substring(leftmostStart, leftmostEnd);
+    }
+
+    /** True if {@code address} is inside one of the trusted-proxy CIDRs. */
+    public boolean isTrusted(String address) {
+        int start = 0;
+        int end = address.length();
+        if (end >= 2 && address.charAt(0) == '[' && address.charAt(end - 1) == ']') {
+            start = 1;
+            end--;
+        }
+        return isTrusted(address, start, end);
+    }
+
+    private boolean isTrusted(String s, int start, int end) {
+        if (networkHigh.length == 0 || !IpAddress.isValid(s, start, end)) {
+            return false;
+        }
+        long high = IpAddress.high(s, start, end);
+        long low = IpAddress.low(s, start, end);
+        for (int i = 0; i < networkHigh.length; i++) {
+            if ((high & maskHigh[i]) == networkHigh[i] && (low & maskLow[i]) == networkLow[i]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** End of the address in {@code 1.2.3.4:80}, {@code [::1]:80}, {@code [::1]} or a bare address. */
+    private static int addressEnd(String s, int start, int end) {
+        if (s.charAt(start) == '[') {
+            int close = s.indexOf(']', start);
+            return close < 0 || close > end ? end : close;
+        }
+        int colon = s.indexOf(':', start);
+        if (colon >= 0 && colon < end) {
+            int second = s.indexOf(':', colon + 1);
+            if (second < 0 || second >= end) {
+                return colon; // exactly one colon: IPv4 (or a name) with a port
+            }
+        }
+        return end;
+    }
+
+    /** Start of the Forwarded element that ends at {@code end}: after the previous comma outside quotes. */
+    private static int forwardedElementStart(String s, int end) {
+        boolean quoted = false;
+        for (int i = end - 1; i >= 0; i--) {
+            char c = s.charAt(i);
+            if (c == '"') {
+                quoted = !quoted;
+            } else if (c == ',' && !quoted) {
+                return i + 1;
+            }
+        }
+        return 0;
+    }
+
+    /** Index of the value of the element's {@code for=} parameter (case-insensitive name), or -1. */
+    private static int forParameter(String s, int start, int end) {
+        int i = start;
+        while (i < end) {
+            i = skipSpace(s, i, end);
+            if (i + 4 <= end && s.regionMatches(true, i, "for", 0, 3)) {
+                int equals = skipSpace(s, i + 3, end);
+                if (equals < end && s.charAt(equals) == '=') {
+                    return equals + 1;
+                }
+            }
+            i = parameterEnd(s, i, end) + 1;
+        }
+        return -1;
+    }
+
+    /** End of a parameter (its {@code ;} outside quotes, or the element end). */
+    private static int parameterEnd(String s, int start, int end) {
+        boolean quoted = false;
+        for (int i = start; i < end; i++) {
+            char c = s.charAt(i);
+            if (c == '"') {
+                quoted = !quoted;
+            } else if (c == ';' && !quoted) {
+                return i;
+            }
+        }
+        return end;
+    }
+
+    private static boolean isBlank(String s, int start, int end) {
+        return skipSpace(s, start, end) == end;
+    }
+
+    private static int skipSpace(String s, int start, int end) {
+        int i = start;
+        while (i < end && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) {
+            i++;
+        }
+        return i;
+    }
+
+    private static int trimSpace(String s, int start, int end) {
+        int i = end;
+        while (i > start && (s.charAt(i - 1) == ' ' || s.charAt(i - 1) == '\t')) {
+            i--;
+        }
+        return i;
+    }
+}

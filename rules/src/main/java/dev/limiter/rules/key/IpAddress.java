@@ -1,0 +1,208 @@
+package dev.limiter.rules.key;
+
+/**
+ * Parses IPv4 and IPv6 literals into a 128-bit value (two longs; IPv4 as {@code ::ffff:a.b.c.d}) in place.
+ *
+ * <p>Why not {@code InetAddress.getByName}: given something that is not a literal it does a DNS lookup, and it
+ * allocates. This runs on the request path for requests that come through a trusted proxy, so it is
+ * allocation-free; the price is that the value comes out in two calls ({@link #high}, {@link #low}), each of
+ * which parses the text again (addresses are short). Strict: no leading zeros in IPv4 octets (they are octal to
+ * some parsers), a zone ({@code %eth0}) is ignored.
+ */
+final class IpAddress {
+
+    private static final int VALID = 0;
+    private static final int HIGH = 1;
+    private static final int LOW = 2;
+    private static final long V4_MAPPED = 0xffffL << 32;
+
+    private IpAddress() {
+    }
+
+    static boolean isValid(String s, int start, int end) {
+        return parse(s, start, end, VALID) == 1;
+    }
+
+    /** Upper 64 bits; only meaningful if {@link #isValid}. */
+    static long high(String s, int start, int end) {
+        return parse(s, start, end, HIGH);
+    }
+
+    /** Lower 64 bits; only meaningful if {@link #isValid}. */
+    static long low(String s, int start, int end) {
+        return parse(s, start, end, LOW);
+    }
+
+    /** True if the text is an IPv4 literal (no colon). */
+    static boolean isV4(String s, int start, int end) {
+        return s.indexOf(':', start) < 0 || s.indexOf(':', start) >= end;
+    }
+
+    private static long parse(String s, int start, int end, int want) {
+        int percent = s.indexOf('%', start);
+        if (percent >= 0 && percent < end) {
+            end = percent;
+        }
+        if (end - start < 2 || end - start > 45) {
+            return 0;
+        }
+        if (isV4(s, start, end)) {
+            long v4 = parseV4(s, start, end);
+            if (v4 < 0) {
+                return 0;
+            }
+            return want == VALID ? 1 : want == HIGH ? 0 : V4_MAPPED | v4;
+        }
+        return parseV6(s, start, end, want);
+    }
+
+    /** The IPv4 address as an unsigned 32-bit value, or -1. */
+    private static long parseV4(String s, int start, int end) {
+        long value = 0;
+        int octets = 0;
+        int i = start;
+        while (i < end) {
+            int digitsStart = i;
+            int octet = 0;
+            while (i < end && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+                octet = octet * 10 + (s.charAt(i) - '0');
+                i++;
+                if (i - digitsStart > 3) {
+                    return -1;
+                }
+            }
+            int digits = i - digitsStart;
+            if (digits == 0 || octet > 255 || digits > 1 && s.charAt(digitsStart) == '0') {
+                return -1;
+            }
+            value = value << 8 | octet;
+            octets++;
+            if (i < end) {
+                if (s.charAt(i) != '.' || octets == 4) {
+                    return -1;
+                }
+                i++;
+                if (i == end) {
+                    return -1;
+                }
+            }
+        }
+        return octets == 4 ? value : -1;
+    }
+
+    private static long parseV6(String s, int start, int end, int want) {
+        // groups before "::" go into head, after it into tail; each a 128-bit shift register (hi, lo)
+        long headHi = 0;
+        long headLo = 0;
+        long tailHi = 0;
+        long tailLo = 0;
+        int headGroups = 0;
+        int tailGroups = 0;
+        boolean compressed = false;
+        int i = start;
+        if (s.startsWith("::", i)) {
+            compressed = true;
+            i += 2;
+        } else if (s.charAt(i) == ':') {
+            return 0;
+        }
+        while (i < end) {
+            int groupStart = i;
+            int group = 0;
+            while (i < end && hex(s.charAt(i)) >= 0 && i - groupStart < 4) {
+                group = group << 4 | hex(s.charAt(i));
+                i++;
+            }
+            if (i < end && s.charAt(i) == '.') {
+                // embedded IPv4 in the last 32 bits
+                long v4 = parseV4(s, groupStart, end);
+                if (v4 < 0) {
+                    return 0;
+                }
+                for (int half = 0; half < 2; half++) {
+                    int part = (int) (half == 0 ? v4 >>> 16 : v4 & 0xffff);
+                    if (compressed) {
+                        tailHi = tailHi << 16 | tailLo >>> 48;
+                        tailLo = tailLo << 16 | part;
+                        tailGroups++;
+                    } else {
+                        headHi = headHi << 16 | headLo >>> 48;
+                        headLo = headLo << 16 | part;
+                        headGroups++;
+                    }
+                }
+                i = end;
+                break;
+            }
+            if (i == groupStart) {
+                return 0;
+            }
+            if (compressed) {
+                tailHi = tailHi << 16 | tailLo >>> 48;
+                tailLo = tailLo << 16 | group;
+                tailGroups++;
+            } else {
+                headHi = headHi << 16 | headLo >>> 48;
+                headLo = headLo << 16 | group;
+                headGroups++;
+            }
+            if (headGroups + tailGroups > 8) {
+                return 0;
+            }
+            if (i == end) {
+                break;
+            }
+            if (s.charAt(i) != ':') {
+                return 0;
+            }
+            i++;
+            if (i < end && s.charAt(i) == ':') {
+                if (compressed) {
+                    return 0;
+                }
+                compressed = true;
+                i++;
+            } else if (i == end) {
+                return 0;
+            }
+        }
+        int groups = headGroups + tailGroups;
+        if (compressed ? groups > 7 : groups != 8) {
+            return 0;
+        }
+        if (want == VALID) {
+            return 1;
+        }
+        // place head at the top: shift left by 16 * (8 - headGroups) bits
+        int shift = 16 * (8 - headGroups);
+        long hi;
+        long lo;
+        if (shift >= 128) {
+            hi = 0;
+            lo = 0;
+        } else if (shift >= 64) {
+            hi = shift == 64 ? headLo : headLo << (shift - 64);
+            lo = 0;
+        } else if (shift == 0) {
+            hi = headHi;
+            lo = headLo;
+        } else {
+            hi = headHi << shift | headLo >>> (64 - shift);
+            lo = headLo << shift;
+        }
+        return want == HIGH ? hi | tailHi : lo | tailLo;
+    }
+
+    private static int hex(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        if (c >= 'A' && c <= 'F') {
+            return c - 'A' + 10;
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,34 @@
+package dev.limiter.rules.reload;
+
+import dev.limiter.rules.yaml.YamlTreeReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.CRC32;
+
+/**
+ * What the watcher compares to decide "the file changed": size, modification time and a hash of the content,
+ * all read through symlinks.
+ *
+ * <p>The content hash is what makes this reliable: a rename over the file, a Kubernetes {@code ..data} symlink
+ * swap, or an edit within the file system's timestamp granularity may leave size and mtime unchanged.
+ */
+record FileFingerprint(boolean exists, long size, long modifiedMillis, long contentHash) {
+
+    static final FileFingerprint MISSING = new FileFingerprint(false, -1, -1, -1);
+
+    static FileFingerprint of(Path file) {
+        try {
+            long size = Files.size(file);
+            long modified = Files.getLastModifiedTime(file).toMillis();
+            if (size > YamlTreeReader.MAX_FILE_BYTES) {
+                return new FileFingerprint(true, size, modified, 0);
+            }
+            CRC32 crc = new CRC32();
+            crc.update(Files.readAllBytes(file));
+            return new FileFingerprint(true, size, modified, crc.getValue());
+        } catch (IOException | SecurityException e) {
+            return MISSING;
+        }
+    }
+}
