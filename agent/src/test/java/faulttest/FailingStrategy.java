@@ -3,7 +3,7 @@ package faulttest;
 import dev.limiter.core.Bucket;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
-import dev.limiter.core.Strategies;
+import dev.limiter.core.strategy.Strategies;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.MalformedURLException;

@@ -1,6 +1,6 @@
 package dev.limiter.bench;
 
-import dev.limiter.core.Clock;
+import dev.limiter.core.clock.Clock;
 import dev.limiter.core.clock.CoarseClock;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,8 +1,8 @@
 package dev.limiter.bench;
 
-import dev.limiter.core.Guard;
-import dev.limiter.core.Limit;
-import dev.limiter.core.Strategy;
+import dev.limiter.core.guard.Guard;
+import dev.limiter.core.guard.Limit;
+import dev.limiter.core.strategy.Strategy;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

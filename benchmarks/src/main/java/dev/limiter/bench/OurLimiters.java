@@ -2,7 +2,7 @@ package dev.limiter.bench;
 
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
-import dev.limiter.core.Strategies;
+import dev.limiter.core.strategy.Strategies;
 
 /**
  * Builds our side of each comparison from {@link SameLimits}, and fails a benchmark loudly when it is not on the

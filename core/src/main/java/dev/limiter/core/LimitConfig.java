@@ -1,5 +1,6 @@
 package dev.limiter.core;
 
+import dev.limiter.core.clock.Clock;
 import dev.limiter.core.clock.CoarseClock;
 
 /**

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.limiter.core.clock.ManualClock;
+import dev.limiter.core.guard.Guard;
+import dev.limiter.core.guard.Limit;
+import dev.limiter.core.strategy.Strategy;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 

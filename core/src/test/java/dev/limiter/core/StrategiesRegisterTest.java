@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.limiter.core.strategy.FixedWindowStrategy;
+import dev.limiter.core.strategy.Strategies;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;

@@ -3,7 +3,7 @@ package dev.limiter.redis;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
-import dev.limiter.core.Strategies;
+import dev.limiter.core.strategy.Strategies;
 import java.lang.ref.WeakReference;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;

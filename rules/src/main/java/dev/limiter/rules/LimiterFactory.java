@@ -3,8 +3,8 @@ package dev.limiter.rules;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
-import dev.limiter.core.Strategies;
 import dev.limiter.core.store.LocalKeyedLimiter;
+import dev.limiter.core.strategy.Strategies;
 
 /**
  * Gives a compiled rule its limiter: the seam through which the agent puts rules in Redis without the rules

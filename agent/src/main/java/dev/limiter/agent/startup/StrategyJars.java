@@ -1,7 +1,7 @@
 package dev.limiter.agent.startup;
 
 import dev.limiter.core.RateLimitStrategy;
-import dev.limiter.core.Strategies;
+import dev.limiter.core.strategy.Strategies;
 import java.io.File;
 import java.io.IOException;
 import java.net.MalformedURLException;

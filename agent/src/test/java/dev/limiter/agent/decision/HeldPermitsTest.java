@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.Outcome;
-import dev.limiter.core.Strategies;
 import dev.limiter.core.store.LocalKeyedLimiter;
+import dev.limiter.core.strategy.Strategies;
 import org.junit.jupiter.api.Test;
 
 /** The permit stack: releases newest first down to a height, and hands its permits over whole. */

@@ -6,7 +6,7 @@ import dev.limiter.agent.store.RedisLimiterFactory;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.Outcome;
-import dev.limiter.core.Strategies;
+import dev.limiter.core.strategy.Strategies;
 import dev.limiter.rules.StoreSpec;
 import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.Outcome;
-import dev.limiter.core.Strategies;
 import dev.limiter.core.store.LocalKeyedLimiter;
+import dev.limiter.core.strategy.Strategies;
 import org.junit.jupiter.api.Test;
 
 /** The per-thread permit stack: each mark releases exactly the permits pushed after it, marks are reused. */

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.Outcome;
-import dev.limiter.core.Strategies;
+import dev.limiter.core.strategy.Strategies;
 import dev.limiter.rules.StoreSpec;
 import java.lang.reflect.Method;
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.limiter.core.clock;
 
-import dev.limiter.core.Clock;
 import java.util.concurrent.locks.LockSupport;
 
 /**

@@ -1,6 +1,5 @@
 package dev.limiter.core.clock;
 
-import dev.limiter.core.Clock;
 
 /**
  * A clock moved by hand, for deterministic tests: strategies see exactly the instants the test chooses, and a

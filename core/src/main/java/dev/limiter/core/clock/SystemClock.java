@@ -1,6 +1,5 @@
 package dev.limiter.core.clock;
 
-import dev.limiter.core.Clock;
 
 /**
  * {@link System#currentTimeMillis()}: always exact, but a call costs ~20 ns on Linux (vDSO) and more in some

@@ -7,9 +7,9 @@ import dev.limiter.core.Contention;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.RateLimitStrategy;
-import dev.limiter.core.Strategies;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.core.store.LocalKeyedLimiter;
+import dev.limiter.core.strategy.Strategies;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 

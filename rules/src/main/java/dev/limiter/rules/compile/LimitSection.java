@@ -1,9 +1,9 @@
 package dev.limiter.rules.compile;
 
-import dev.limiter.core.Clock;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
-import dev.limiter.core.Strategies;
+import dev.limiter.core.clock.Clock;
+import dev.limiter.core.strategy.Strategies;
 import dev.limiter.rules.Suggestions;
 import dev.limiter.rules.yaml.Fields;
 import dev.limiter.rules.yaml.Problems;

@@ -1,6 +1,6 @@
 package dev.limiter.rules.compile;
 
-import dev.limiter.core.Clock;
+import dev.limiter.core.clock.Clock;
 import dev.limiter.rules.LimiterFactory;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RulesException;

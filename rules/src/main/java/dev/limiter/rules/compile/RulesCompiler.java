@@ -1,9 +1,9 @@
 package dev.limiter.rules.compile;
 
-import dev.limiter.core.Clock;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
+import dev.limiter.core.clock.Clock;
 import dev.limiter.rules.LimiterFactory;
 import dev.limiter.rules.Mode;
 import dev.limiter.rules.OnError;

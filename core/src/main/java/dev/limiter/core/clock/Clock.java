@@ -1,4 +1,4 @@
-package dev.limiter.core;
+package dev.limiter.core.clock;
 
 /**
  * The one source of time for every strategy, so tests can drive time by hand and production can use a clock

@@ -1,5 +1,6 @@
-package dev.limiter.core;
+package dev.limiter.core.strategy;
 
+import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.strategy.ConcurrencyStrategy;
 import dev.limiter.core.strategy.FixedWindowStrategy;
 import dev.limiter.core.strategy.LeakyBucketStrategy;

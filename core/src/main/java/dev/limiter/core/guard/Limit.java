@@ -1,4 +1,9 @@
-package dev.limiter.core;
+package dev.limiter.core.guard;
+
+import dev.limiter.core.Bucket;
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.Outcome;
+import dev.limiter.core.RateLimitStrategy;
 
 /**
  * A handle on one named limit (one bucket), registered once with {@link Guard#limit} and then used on the

@@ -1,5 +1,6 @@
-package dev.limiter.core;
+package dev.limiter.core.strategy;
 
+import dev.limiter.core.RateLimitStrategy;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

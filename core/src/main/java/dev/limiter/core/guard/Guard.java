@@ -1,6 +1,12 @@
-package dev.limiter.core;
+package dev.limiter.core.guard;
 
+import dev.limiter.core.KeyedLimiter;
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.RateLimitStrategy;
+import dev.limiter.core.clock.Clock;
 import dev.limiter.core.store.LocalKeyedLimiter;
+import dev.limiter.core.strategy.Strategies;
+import dev.limiter.core.strategy.Strategy;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
