@@ -1,5 +1,6 @@
 package dev.limiter.agent.startup;
 
+import dev.limiter.rules.yaml.YamlTreeReader;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,8 +12,9 @@ import java.nio.file.Path;
  * ({@link #mayNameClasses()}), and the same bytes are what the parse reads.
  *
  * <p>Read through a {@link FileInputStream}, not {@code Files}: its classes are loaded already (System.in), the
- * NIO channel's ~20 would load on the application's main thread. A file that cannot be read has no bytes; the
- * parse then reads the path itself and reports why, with the file's name.
+ * NIO channel's ~20 would load on the application's main thread. A file that cannot be read, or is larger than a
+ * rules file may be, has no bytes (and is read no further); the parse then reads the path itself and reports
+ * why, with the file's name.
  */
 final class RulesFile {
 
@@ -29,11 +31,11 @@ final class RulesFile {
     static RulesFile read(Path path) {
         byte[] bytes;
         try (InputStream in = new FileInputStream(path.toFile())) {
-            bytes = in.readAllBytes();
+            bytes = in.readNBytes(YamlTreeReader.MAX_FILE_BYTES + 1);
         } catch (IOException | RuntimeException e) {
             bytes = null;
         }
-        return new RulesFile(path, bytes);
+        return new RulesFile(path, bytes == null || bytes.length > YamlTreeReader.MAX_FILE_BYTES ? null : bytes);
     }
 
     Path path() {

@@ -154,7 +154,7 @@ public final class Startup {
     private RuleSetHolder parse() {
         List<String> custom = customStrategies();
         store = new RedisLimiterFactory(log);
-        RuleSetHolder holder = RuleSetHolder.open(file.path(), SystemClock.INSTANCE, store);
+        RuleSetHolder holder = RuleSetHolder.open(file.path(), file.bytes(), SystemClock.INSTANCE, store);
         StoreRetention retention = new StoreRetention(store);
         retention.retain(holder.current());
         holder.addListener(retention);

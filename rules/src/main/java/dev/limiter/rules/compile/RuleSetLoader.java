@@ -59,6 +59,33 @@ public final class RuleSetLoader {
     }
 
     /**
+     * Loads {@code file} from {@code content}, its bytes as the caller read them (so a file is read once even
+     * when its bytes were needed before the parse); otherwise like {@link #load(Path, RuleSet, Clock,
+     * LimiterFactory)}.
+     *
+     * @throws RulesException every problem of the content
+     */
+    public static RuleSet load(Path file, byte[] content, RuleSet previous, Clock clock, LimiterFactory factory) {
+        String name = file.getFileName() == null ? file.toString() : file.getFileName().toString();
+        Problems problems = new Problems(name);
+        String text = decode(content, problems);
+        problems.throwIfAny();
+        return parse(text, name, file, previous, clock, problems, factory);
+    }
+
+    /**
+     * The bytes of {@code file}, or null if it cannot be read or is larger than a rules file may be (loading the
+     * path then says why).
+     */
+    public static byte[] readBytes(Path file) {
+        try {
+            return Files.size(file) > YamlTreeReader.MAX_FILE_BYTES ? null : Files.readAllBytes(file);
+        } catch (IOException | SecurityException e) {
+            return null;
+        }
+    }
+
+    /**
      * Compiles rules from text ({@code fileName} is used in messages); for tests and the validate command.
      *
      * @throws RulesException every problem found
@@ -97,19 +124,29 @@ public final class RuleSetLoader {
                 problems.add(1, 1, "the file is larger than " + YamlTreeReader.MAX_FILE_BYTES + " bytes");
                 return null;
             }
-            byte[] bytes = Files.readAllBytes(file);
+            return decode(Files.readAllBytes(file), problems);
+        } catch (NoSuchFileException e) {
+            problems.add(1, 1, "the rules file does not exist");
+        } catch (IOException | SecurityException e) {
+            problems.add(1, 1, "cannot read the rules file: " + e);
+        }
+        return null;
+    }
+
+    private static String decode(byte[] bytes, Problems problems) {
+        if (bytes.length > YamlTreeReader.MAX_FILE_BYTES) {
+            problems.add(1, 1, "the file is larger than " + YamlTreeReader.MAX_FILE_BYTES + " bytes");
+            return null;
+        }
+        try {
             return StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes))
                     .toString();
-        } catch (NoSuchFileException e) {
-            problems.add(1, 1, "the rules file does not exist");
         } catch (CharacterCodingException e) {
             problems.add(1, 1, "the file is not valid UTF-8");
-        } catch (IOException | SecurityException e) {
-            problems.add(1, 1, "cannot read the rules file: " + e);
+            return null;
         }
-        return null;
     }
 }

@@ -20,13 +20,25 @@ record FileFingerprint(boolean exists, long size, long modifiedMillis, long cont
     static FileFingerprint of(Path file) {
         try {
             long size = Files.size(file);
-            long modified = Files.getLastModifiedTime(file).toMillis();
             if (size > YamlTreeReader.MAX_FILE_BYTES) {
-                return new FileFingerprint(true, size, modified, 0);
+                return new FileFingerprint(true, size, Files.getLastModifiedTime(file).toMillis(), 0);
             }
+            return of(file, Files.readAllBytes(file));
+        } catch (IOException | SecurityException e) {
+            return MISSING;
+        }
+    }
+
+    /**
+     * The fingerprint of {@code file} whose content the caller has read as {@code content}: the hash is of what
+     * was read (and parsed), so a change after the read still differs from it.
+     */
+    static FileFingerprint of(Path file, byte[] content) {
+        try {
+            long modified = Files.getLastModifiedTime(file).toMillis();
             CRC32 crc = new CRC32();
-            crc.update(Files.readAllBytes(file));
-            return new FileFingerprint(true, size, modified, crc.getValue());
+            crc.update(content);
+            return new FileFingerprint(true, content.length, modified, crc.getValue());
         } catch (IOException | SecurityException e) {
             return MISSING;
         }

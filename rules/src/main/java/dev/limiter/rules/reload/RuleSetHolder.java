@@ -64,8 +64,16 @@ public final class RuleSetHolder implements AutoCloseable {
      * how the agent puts {@code store: redis} rules in Redis.
      */
     public static RuleSetHolder open(Path file, Clock clock, LimiterFactory factory) {
+        return open(file, null, clock, factory);
+    }
+
+    /**
+     * Like {@link #open(Path, Clock, LimiterFactory)} from {@code content}, the file's bytes as the caller read
+     * them already (null: read the file), so the file is read once.
+     */
+    public static RuleSetHolder open(Path file, byte[] content, Clock clock, LimiterFactory factory) {
         RuleSetHolder holder = new RuleSetHolder(file, clock, factory);
-        holder.load(false);
+        holder.load(false, content);
         return holder;
     }
 
@@ -86,15 +94,21 @@ public final class RuleSetHolder implements AutoCloseable {
      * @return true if the new rules are in force
      */
     public boolean reload() {
-        return load(true);
+        return load(true, null);
     }
 
-    private synchronized boolean load(boolean isReload) {
-        FileFingerprint fingerprint = FileFingerprint.of(file);
+    /**
+     * Loads {@code content} (null: the file, read once here for both the fingerprint and the parse; a file that
+     * cannot be read is loaded by path, so the error says why).
+     */
+    private synchronized boolean load(boolean isReload, byte[] content) {
+        byte[] bytes = content != null ? content : RuleSetLoader.readBytes(file);
+        FileFingerprint fingerprint = bytes == null ? FileFingerprint.of(file) : FileFingerprint.of(file, bytes);
         RuleSet previous = current;
         RuleSet next;
         try {
-            next = RuleSetLoader.load(file, previous, clock, factory);
+            next = bytes == null ? RuleSetLoader.load(file, previous, clock, factory)
+                    : RuleSetLoader.load(file, bytes, previous, clock, factory);
         } catch (RulesException e) {
             loaded = fingerprint;
             lastError = e;

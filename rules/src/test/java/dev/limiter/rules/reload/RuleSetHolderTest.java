@@ -2,9 +2,11 @@ package dev.limiter.rules.reload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limiter.rules.LimiterFactory;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RulesException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,6 +41,24 @@ class RuleSetHolderTest {
         assertThat(holder.lastError()).isNull();
         assertThat(holder.lastErrors()).isEmpty();
         assertThat(holder.reloadCount()).isEqualTo(1);
+    }
+
+    @Test
+    void bytesReadBeforeTheParseAreWhatIsParsedAndAChangeSinceIsNoticed() throws Exception {
+        Path file = dir.resolve("rules.yml");
+        byte[] read = rules("early", 5).getBytes(StandardCharsets.UTF_8);
+        Files.writeString(file, rules("late", 7)); // the file changed after its bytes were read
+        RuleSetHolder holder = RuleSetHolder.open(file, read, null, LimiterFactory.LOCAL);
+        assertThat(holder.current().rule("early")).as("the bytes given, not the file again").isNotNull();
+        assertThat(holder.current().rule("late")).isNull();
+        assertThat(FileFingerprint.of(file)).as("the watcher sees the file differ from what was parsed")
+                .isNotEqualTo(holder.loadedFingerprint());
+
+        Files.writeString(file, rules("early", 5));
+        RuleSetHolder same = RuleSetHolder.open(file, Files.readAllBytes(file), null, LimiterFactory.LOCAL);
+        assertThat(FileFingerprint.of(file)).isEqualTo(same.loadedFingerprint());
+        assertThat(RuleSetHolder.open(file, "version: nope".getBytes(StandardCharsets.UTF_8), null,
+                LimiterFactory.LOCAL).lastError()).startsWith("rules.yml:1:");
     }
 
     @Test
