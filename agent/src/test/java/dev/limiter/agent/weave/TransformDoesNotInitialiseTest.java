@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 4, "never run application code during transformation": the transformer is handed a servlet whose
+ * "Never run application code during transformation": the transformer is handed a servlet whose
  * superclass has a static initialiser, through a class loader that serves every application class file as a
  * resource but throws from {@code loadClass} for application classes (as a loader in the middle of defining one
  * may not be able to load it). The weave must still succeed from class-file bytes alone, and the initialiser

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The HTTP contract of the agent (issue 4), run against one real server per subclass. One server JVM with the
+ * The HTTP contract of the agent (docs/rules.md, docs/agent.md), run against one real server per subclass. One server JVM with the
  * agent serves all scenarios of a class (start-up is the cost): each scenario owns a rule id and a path in
  * {@link ScenarioRules}, and reload scenarios rewrite the whole file and wait for its marker rule. Start-up
  * behaviour (invalid rules, {@code strict=true}) needs JVMs of its own. Everything that waits uses Awaitility with

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 6 end to end: a Jetty 12 server with the agent in its own JVM, and this JVM attached to it as JConsole
+ * JMX end to end (docs/jmx.md): a Jetty 12 server with the agent in its own JVM, and this JVM attached to it as JConsole
  * would be (Attach API, local connector), reading and writing the MBeans by name only (the test has none of the
  * agent's classes). Every scenario owns a rule and a path, so they share one server; windows are an hour, so
  * nothing resets during a run. The file is not watched ({@code reload.watch: false}): only JMX reloads it here,
@@ -315,7 +315,7 @@ class Jetty12JmxTest {
     }
 
     /**
-     * The JMX a console sees is the JDK's: the agent registers MBeans and opens no connector (issue 6). The
+     * The JMX a console sees is the JDK's: the agent registers MBeans and opens no connector (docs/jmx.md). The
      * forked server listens on its HTTP port and, since this test attached, on the JDK's local connector port;
      * on nothing else. Linux only: the sockets are read from procfs.
      */

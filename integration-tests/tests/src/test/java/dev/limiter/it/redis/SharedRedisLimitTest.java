@@ -23,7 +23,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Two Jetty 12 JVMs with the agent share one {@code redis-server} through {@code store: redis} (issue 8): exactly
+ * Two Jetty 12 JVMs with the agent share one {@code redis-server} through {@code store: redis} (docs/distributed.md): exactly
  * the limit across both per fixed one-minute window; with Redis killed every request is still answered at once
  * by this JVM's own limiter ({@code on-failure: local}); after a restart shared limiting resumes by itself.
  *

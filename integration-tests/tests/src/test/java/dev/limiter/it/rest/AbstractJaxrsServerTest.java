@@ -30,7 +30,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The JAX-RS and plain-method contract of the agent (issue 5), run against one real JAX-RS server per subclass:
+ * The JAX-RS and plain-method contract of the agent (docs/jaxrs.md), run against one real JAX-RS server per subclass:
  * one server JVM with the agent serves all scenarios of a class, each scenario owning its rule in
  * {@link JaxrsScenarioRules}. The application (integration-tests/apps/jaxrs-jakarta) knows nothing of the limiter
  * except {@code RateLimitExceededException}, which it catches around its plain-method calls and reports as a 503

@@ -3,7 +3,7 @@ package dev.limiter.it.rest;
 /**
  * The rules file one JAX-RS server JVM serves all scenarios of {@link AbstractJaxrsServerTest} with: every scenario
  * owns its rule and resource, so none spends another's budget. Rules name the shared JAX-RS application
- * (integration-tests/apps/jaxrs-jakarta) by class and method, as the rules-file contract of issue 5 says.
+ * (integration-tests/apps/jaxrs-jakarta) by class and method, as the rules-file contract (docs/jaxrs.md) says.
  *
  * <p>Each rendered version carries a marker rule {@code rules-v<N>} on the plain method {@code Marker.hit} (limit
  * 1, global): once version N is live, {@code /rest/marker} is rejected with that rule id. A method rule, not an

@@ -7,7 +7,7 @@ import java.util.concurrent.Executors;
 /**
  * Virtual threads for the test servers when the JVM has them (Java 21+), found by reflection because the apps
  * compile for Java 17: the Java 25 test pass then runs the servlet and JAX-RS scenarios on virtual threads wherever
- * the server can use them (issue 7). The launchers ask {@link #virtualAvailable()}; the apps' runtime endpoints
+ * the server can use them. The launchers ask {@link #virtualAvailable()}; the apps' runtime endpoints
  * report {@link #runtime()}, so the tests check the server really did it.
  */
 public final class Threads {
