@@ -8,7 +8,7 @@ import dev.limiter.core.clock.ManualClock;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.reload.RuleSetHolder;
-import faulttest.FailingStrategy;
+import dev.limiter.agent.testing.FailingStrategies;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -136,7 +136,7 @@ class DeciderTest {
 
     @Test
     void aFailingRuleFollowsItsOnError() throws Exception {
-        FailingStrategy.register(dir.resolve("failing-strategy"));
+        FailingStrategies.register(dir.resolve("failing-strategy"));
         RuleSet rules = rules("""
                   - id: open
                     match: { http: { path: /a } }

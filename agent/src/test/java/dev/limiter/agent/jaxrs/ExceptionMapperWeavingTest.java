@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.testing.LogCapture;
 import dev.limiter.agent.weave.LimiterTransformer;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.MethodDelegate;
@@ -18,8 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import jaxrstest.CatchAllMapper;
 import jaxrstest.WebAppExceptionMapper;
@@ -42,22 +41,8 @@ class ExceptionMapperWeavingTest {
     private static final String LOG = "dev.limiter.test.mappers";
     private static LimiterTransformer transformer;
     private static final List<String> WOVEN = new CopyOnWriteArrayList<>();
-    private static final List<Throwable> ERRORS = new CopyOnWriteArrayList<>();
     /** Failed transformations: the transformer logs them through its throttled log. */
-    private static final Handler ERROR_HANDLER = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            ERRORS.add(record.getThrown() != null ? record.getThrown() : new AssertionError(record.getMessage()));
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private static LogCapture errors;
 
     private final RuleSet rules = JaxrsRejectionTest.parse("""
             version: 1
@@ -71,7 +56,7 @@ class ExceptionMapperWeavingTest {
     @BeforeAll
     static void weave(@TempDir Path dir) throws Exception {
         inst = ByteBuddyAgent.install();
-        Logger.getLogger(LOG).addHandler(ERROR_HANDLER);
+        errors = LogCapture.on(Logger.getLogger(LOG));
         Path empty = Files.writeString(dir.resolve("rules.yml"), "version: 1\nrules: []\n");
         RuleSetHolder holder = RuleSetHolder.open(empty);
         transformer = LimiterTransformer.forRules(holder, new ThrottledLog(LOG, 0), WOVEN::add).installOn(inst);
@@ -80,7 +65,7 @@ class ExceptionMapperWeavingTest {
     @AfterAll
     static void unweave() {
         transformer.reset(inst);
-        Logger.getLogger(LOG).removeHandler(ERROR_HANDLER);
+        errors.close();
     }
 
     @BeforeEach
@@ -105,7 +90,7 @@ class ExceptionMapperWeavingTest {
     @AfterEach
     void uninstallDelegate() {
         LimiterBridge.installMethods(null);
-        assertThat(ERRORS).isEmpty();
+        assertThat(errors.records).isEmpty();
     }
 
     @Test

@@ -9,7 +9,7 @@ import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleStats;
 import dev.limiter.rules.reload.RuleSetHolder;
-import faulttest.FailingStrategy;
+import dev.limiter.agent.testing.FailingStrategies;
 import jakarta.servlet.DispatcherType;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
@@ -30,7 +30,7 @@ import weavingtest.FakeHttp;
 /**
  * The servlet decision against real rules, driven through the bridge as woven code drives it, with fake
  * requests: limits, headers, rejections, dry-run, concurrency release, counting once, and failure handling
- * (rules on a strategy that always throws, {@code faulttest.FailingStrategy}).
+ * (rules on a strategy that always throws, {@code FailingStrategy}).
  */
 class ServletLimiterTest {
 
@@ -411,7 +411,7 @@ class ServletLimiterTest {
 
     @Test
     void aFailingRuleIsCountedAndResolvedByItsOnErrorPolicy() throws Exception {
-        FailingStrategy.register(dir.resolve("failing-strategy"));
+        FailingStrategies.register(dir.resolve("failing-strategy"));
         rules("""
                 rules:
                   - id: fault-open

@@ -55,6 +55,20 @@ class StartupGateTest {
         assertThat(RulesFile.read(dir.resolve("missing.yml")).bytes()).isNull();
     }
 
+    /** Starts one request through the bridge on a new thread; returns once it has entered. */
+    private static Thread requestOnItsOwnThread(List<String> events) throws InterruptedException {
+        CountDownLatch started = new CountDownLatch(1);
+        Thread request = new Thread(() -> {
+            FakeHttp http = new FakeHttp("jakarta.servlet", "/a");
+            started.countDown();
+            events.add("rejected " + LimiterBridge.servletEnter(http.request, http.response));
+            LimiterBridge.servletExit();
+        });
+        request.start();
+        started.await();
+        return request;
+    }
+
     @Test
     void aRequestBeforeTheRulesWaitsForThemAndIsCheckedByTheRealLimiter() throws Exception {
         Path file = dir.resolve("rules.yml");
@@ -66,16 +80,7 @@ class StartupGateTest {
         PendingServletDelegate pending = new PendingServletDelegate();
         LimiterBridge.install(pending);
         List<String> events = Collections.synchronizedList(new ArrayList<>());
-        CountDownLatch started = new CountDownLatch(1);
-        Thread request = new Thread(() -> {
-            FakeHttp http = new FakeHttp("jakarta.servlet", "/a");
-            started.countDown();
-            boolean rejected = LimiterBridge.servletEnter(http.request, http.response);
-            events.add("rejected " + rejected);
-            LimiterBridge.servletExit();
-        });
-        request.start();
-        started.await();
+        Thread request = requestOnItsOwnThread(events);
         Thread.sleep(200);
         assertThat(events).as("the request waits for the rules").isEmpty();
         BridgeDelegate real = new RecordingBridgeDelegate(events);
@@ -118,15 +123,7 @@ class StartupGateTest {
         PendingServletDelegate pending = new PendingServletDelegate();
         LimiterBridge.install(pending);
         List<String> events = Collections.synchronizedList(new ArrayList<>());
-        CountDownLatch started = new CountDownLatch(1);
-        Thread request = new Thread(() -> {
-            FakeHttp http = new FakeHttp("jakarta.servlet", "/a");
-            started.countDown();
-            events.add("rejected " + LimiterBridge.servletEnter(http.request, http.response));
-            LimiterBridge.servletExit();
-        });
-        request.start();
-        started.await();
+        Thread request = requestOnItsOwnThread(events);
         long failedAt = System.nanoTime();
         pending.failed();
         request.join(TimeUnit.SECONDS.toMillis(10));

@@ -2,6 +2,7 @@ package dev.limiter.agent.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limiter.agent.testing.LogCapture;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.Outcome;

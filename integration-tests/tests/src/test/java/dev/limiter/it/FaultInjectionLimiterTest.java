@@ -5,6 +5,7 @@ import static dev.limiter.it.harness.RateLimitHeaders.retryAfter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.limiter.core.spi.FailingStrategy;
 import dev.limiter.it.harness.Agent;
 import dev.limiter.it.harness.AttachedJmx;
 import dev.limiter.it.harness.ForkedServer;
@@ -12,7 +13,7 @@ import dev.limiter.it.harness.HttpApi;
 import dev.limiter.it.harness.RulesFile;
 import dev.limiter.it.harness.ServerLogs;
 import dev.limiter.it.harness.TestApp;
-import dev.limiter.it.spi.FailingStrategy;
+import dev.limiter.it.spi.StrategyJar;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * "Never harm the application", in a real server: Tomcat 11 with the agent and a custom strategy jar
- * ({@link FailingStrategy}, given with {@code strategies=}) whose checks always throw, used by the rules whose id
+ * ({@link FailingStrategy} packed by {@link StrategyJar}, given with {@code strategies=}) whose checks always throw, used by the rules whose id
  * starts with {@code fault-}. The {@code on-error: allow} rule lets every request through to the application, the
  * {@code on-error: reject} rule answers 429 with {@code Retry-After}, each failure is counted exactly in the rule's
  * {@code Errors} (read over JMX), and the failures are logged through the agent's throttled log: one record, then
@@ -59,7 +60,7 @@ class FaultInjectionLimiterTest {
     @BeforeAll
     void startServer() throws IOException {
         rules = RulesFile.create("rules.yml");
-        strategyJar = FailingStrategy.writeJar(Files.createTempFile("limiter-failing-strategy", ".jar"));
+        strategyJar = StrategyJar.write(FailingStrategy.class, Files.createTempFile("limiter-failing-strategy", ".jar"));
         rules.write("""
                 version: 1
                 rules:

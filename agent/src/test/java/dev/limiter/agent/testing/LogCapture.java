@@ -1,4 +1,4 @@
-package dev.limiter.agent.store;
+package dev.limiter.agent.testing;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -7,16 +7,16 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /** Collects what a JUL logger publishes while attached, so a test can assert the agent's own log lines. */
-final class LogCapture extends Handler implements AutoCloseable {
+public final class LogCapture extends Handler implements AutoCloseable {
 
-    final List<LogRecord> records = new CopyOnWriteArrayList<>();
+    public final List<LogRecord> records = new CopyOnWriteArrayList<>();
     private final Logger logger;
 
     private LogCapture(Logger logger) {
         this.logger = logger;
     }
 
-    static LogCapture on(Logger logger) {
+    public static LogCapture on(Logger logger) {
         LogCapture capture = new LogCapture(logger);
         logger.addHandler(capture);
         return capture;
