@@ -15,7 +15,7 @@ public final class IsolationProbe {
         Class<?> bridge = Class.forName("dev.limiter.bootstrap.LimiterBridge");
         System.out.println("bridge-loader=" + bridge.getClassLoader());
         System.out.println("delegate-installed=" + (bridge.getMethod("delegate").invoke(null) != null));
-        for (String name : new String[] {"dev.limiter.agent.AgentInstaller", "dev.limiter.rules.RuleSet",
+        for (String name : new String[] {"dev.limiter.agent.startup.Startup", "dev.limiter.rules.RuleSet",
                 "dev.limiter.shaded.bytebuddy.ByteBuddy", "net.bytebuddy.ByteBuddy",
                 "dev.limiter.shaded.snakeyaml.parser.ParserImpl", "org.yaml.snakeyaml.parser.ParserImpl"}) {
             boolean visible;
@@ -28,7 +28,7 @@ public final class IsolationProbe {
             System.out.println("visible " + name + "=" + visible);
         }
         System.out.println("resource inst=" + (IsolationProbe.class.getClassLoader()
-                .getResource("dev/limiter/agent/AgentInstaller.class") != null));
+                .getResource("dev/limiter/agent/startup/Startup.class") != null));
         boolean rejected = (Boolean) bridge.getMethod("servletEnter", Object.class, Object.class)
                 .invoke(null, new Object(), new Object());
         bridge.getMethod("servletExit").invoke(null);

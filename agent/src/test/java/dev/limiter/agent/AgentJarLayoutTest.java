@@ -39,7 +39,7 @@ class AgentJarLayoutTest {
             assertThat(rootClasses).isNotEmpty().allSatisfy(name -> assertThat(name).matches(
                     "dev/limiter/(api/.*|bootstrap/.*|agent/LimiterAgent)\\.class"));
             assertThat(hiddenClassFiles).isEmpty();
-            assertThat(jar.getJarEntry("inst/dev/limiter/agent/AgentInstaller.classdata")).isNotNull();
+            assertThat(jar.getJarEntry("inst/dev/limiter/agent/startup/Startup.classdata")).isNotNull();
             assertThat(jar.getJarEntry("inst/dev/limiter/shaded/bytebuddy/ByteBuddy.classdata")).isNotNull();
             assertThat(jar.getJarEntry("inst/net/bytebuddy/ByteBuddy.classdata")).isNull();
             assertThat(java.util.Collections.list(jar.entries())).noneMatch(e -> e.getName().startsWith("com/")

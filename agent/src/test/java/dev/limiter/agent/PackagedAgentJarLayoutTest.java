@@ -63,7 +63,7 @@ class PackagedAgentJarLayoutTest {
         Result result = run(command);
         assertThat(result.exit()).as(result.err()).isZero();
         assertThat(result.out()).contains("bridge-loader=null", "delegate-installed=true",
-                "visible dev.limiter.agent.AgentInstaller=false", "visible dev.limiter.rules.RuleSet=false",
+                "visible dev.limiter.agent.startup.Startup=false", "visible dev.limiter.rules.RuleSet=false",
                 "visible dev.limiter.shaded.bytebuddy.ByteBuddy=false", "visible net.bytebuddy.ByteBuddy=false",
                 "visible dev.limiter.shaded.snakeyaml.parser.ParserImpl=false",
                 "visible org.yaml.snakeyaml.parser.ParserImpl=false", "resource inst=false",

@@ -29,7 +29,7 @@ import weavingtest.FakeHttp;
 
 /**
  * Weaves jakarta JAX-RS resource classes named by {@code jaxrs:} rules in this JVM with the agent's real
- * {@link Weaver} and {@link MethodLimiter}, and calls the resource methods directly, as a JAX-RS runtime would:
+ * {@link LimiterTransformer} and {@link MethodLimiter}, and calls the resource methods directly, as a JAX-RS runtime would:
  * exact counts on one resource method with the others untouched, a 429 {@code WebApplicationException} with
  * {@code Retry-After}, {@code path-param:} keys (also through an annotated interface), request keys taken from
  * the servlet request in flight, and the error count when there is none.

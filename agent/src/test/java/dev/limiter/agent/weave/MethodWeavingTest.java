@@ -53,7 +53,7 @@ import weavingtest.FakeHttp;
 
 /**
  * Weaves plain methods named by {@code method:} rules in this JVM (Byte Buddy self-attach, the agent's real
- * {@link Weaver}, {@link MethodLimiter} and {@link Reweaver}) and calls them: exact admissions, the exceptions a
+ * {@link LimiterTransformer}, {@link MethodLimiter} and {@link Reweaver}) and calls them: exact admissions, the exceptions a
  * rejection throws, concurrency permits held until exit, argument keys, dry-run, the kill switch, reloads that
  * add and remove rules for loaded classes, and no allocation on the allowed path. The woven classes live in
  * {@code methodtest} (outside the ignored {@code dev.limiter.} packages); each test uses its own methods, so
