@@ -44,8 +44,6 @@ public final class Rule {
     private final OnError onError;
     private final String throwClass;
     private final String matchText;
-    private final String policyHeader;
-    private final String limitText;
     private final HeaderText headerText;
     private final RuleState state;
 
@@ -69,11 +67,10 @@ public final class Rule {
         this.matchText = describe();
         long limit = state.limiter.config().limit();
         long windowSeconds = Math.max(1, (state.limiter.config().windowMillis() + 999) / 1000);
-        this.limitText = Long.toString(limit);
-        this.headerText = new HeaderText(id);
-        this.policyHeader = state.limiter.strategy().releasesOnExit()
+        String policyHeader = state.limiter.strategy().releasesOnExit()
                 ? "\"" + id + "\";q=" + limit
                 : "\"" + id + "\";q=" + limit + ";w=" + windowSeconds;
+        this.headerText = new HeaderText(id, policyHeader, Long.toString(limit));
     }
 
     private String describe() {
@@ -198,15 +195,18 @@ public final class Rule {
 
     /** The IETF draft {@code RateLimit-Policy} value, e.g. {@code "api-per-ip";q=100;w=1}; precomputed. */
     public String policyHeader() {
-        return policyHeader;
+        return headerText.policy();
     }
 
     /** The limit as text for {@code X-RateLimit-Limit}; precomputed. */
     public String limitText() {
-        return limitText;
+        return headerText.limit();
     }
 
-    /** The per-response header values this rule has sent, kept so admitted requests build no strings. */
+    /**
+     * The rule's response header values: the precomputed policy and limit, and the per-response values this
+     * rule has sent, kept so admitted requests build no strings.
+     */
     public HeaderText headerText() {
         return headerText;
     }
