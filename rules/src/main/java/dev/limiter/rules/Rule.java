@@ -3,6 +3,7 @@ package dev.limiter.rules;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.rules.key.KeySpec;
 import dev.limiter.rules.match.NameGlob;
+import dev.limiter.rules.match.PathTrie;
 import dev.limiter.rules.match.PathPattern;
 import dev.limiter.rules.response.HeaderText;
 import java.util.List;
@@ -15,7 +16,7 @@ import java.util.List;
  * {@code RateLimit-Policy} header value, or kept once built ({@link HeaderText}: the per-response values), so
  * admitting a request builds no strings once its numbers have been seen.
  */
-public final class Rule {
+public final class Rule implements PathTrie.Entry {
 
     /** What kind of code a rule guards. */
     public enum Target {
@@ -91,6 +92,7 @@ public final class Rule {
     }
 
     /** Position in the file (0-based); matches are reported in this order. */
+    @Override
     public int index() {
         return index;
     }
@@ -113,6 +115,8 @@ public final class Rule {
         return patterns;
     }
 
+    /** The {@code methods:} as {@link dev.limiter.rules.match.HttpMethods} bits (all bits for "all methods"). */
+    @Override
     public int methodBits() {
         return methodBits;
     }
