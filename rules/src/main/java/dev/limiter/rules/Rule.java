@@ -4,6 +4,7 @@ import dev.limiter.core.KeyedLimiter;
 import dev.limiter.rules.key.KeySpec;
 import dev.limiter.rules.match.NameGlob;
 import dev.limiter.rules.match.PathPattern;
+import dev.limiter.rules.match.PathTrie;
 import dev.limiter.rules.response.HeaderText;
 import java.util.List;
 
@@ -15,7 +16,7 @@ import java.util.List;
  * {@code RateLimit-Policy} header value, or kept once built ({@link HeaderText}: the per-response values), so
  * admitting a request builds no strings once its numbers have been seen.
  */
-public final class Rule {
+public final class Rule implements PathTrie.Entry {
 
     /** What kind of code a rule guards. */
     public enum Target {
@@ -44,8 +45,6 @@ public final class Rule {
     private final OnError onError;
     private final String throwClass;
     private final String matchText;
-    private final String policyHeader;
-    private final String limitText;
     private final HeaderText headerText;
     private final RuleState state;
 
@@ -69,11 +68,10 @@ public final class Rule {
         this.matchText = describe();
         long limit = state.limiter.config().limit();
         long windowSeconds = Math.max(1, (state.limiter.config().windowMillis() + 999) / 1000);
-        this.limitText = Long.toString(limit);
-        this.headerText = new HeaderText(id);
-        this.policyHeader = state.limiter.strategy().releasesOnExit()
+        String policyHeader = state.limiter.strategy().releasesOnExit()
                 ? "\"" + id + "\";q=" + limit
                 : "\"" + id + "\";q=" + limit + ";w=" + windowSeconds;
+        this.headerText = new HeaderText(id, policyHeader, Long.toString(limit));
     }
 
     private String describe() {
@@ -94,6 +92,7 @@ public final class Rule {
     }
 
     /** Position in the file (0-based); matches are reported in this order. */
+    @Override
     public int index() {
         return index;
     }
@@ -116,6 +115,8 @@ public final class Rule {
         return patterns;
     }
 
+    /** The {@code methods:} as {@link dev.limiter.rules.match.HttpMethods} bits (all bits for "all methods"). */
+    @Override
     public int methodBits() {
         return methodBits;
     }
@@ -198,15 +199,18 @@ public final class Rule {
 
     /** The IETF draft {@code RateLimit-Policy} value, e.g. {@code "api-per-ip";q=100;w=1}; precomputed. */
     public String policyHeader() {
-        return policyHeader;
+        return headerText.policy();
     }
 
     /** The limit as text for {@code X-RateLimit-Limit}; precomputed. */
     public String limitText() {
-        return limitText;
+        return headerText.limit();
     }
 
-    /** The per-response header values this rule has sent, kept so admitted requests build no strings. */
+    /**
+     * The rule's response header values: the precomputed policy and limit, and the per-response values this
+     * rule has sent, kept so admitted requests build no strings.
+     */
     public HeaderText headerText() {
         return headerText;
     }

@@ -30,7 +30,7 @@ public final class RuleSet {
     private final ResponseSpec response;
     private final ClientIpResolver clientIp;
     private final boolean watch;
-    private final PathTrie http;
+    private final PathTrie<Rule> http;
     private final Rule[] methodRules;
     private final Rule[] jaxrsRules;
     private final int httpRuleCount;

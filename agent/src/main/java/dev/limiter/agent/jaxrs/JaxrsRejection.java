@@ -49,8 +49,8 @@ public final class JaxrsRejection {
         }
         try {
             Object builder = api.responseBuilder(spec.status());
-            spec.headers(rule, out, true, System.currentTimeMillis(), (name, value) -> header(api, builder, name,
-                    value));
+            spec.headers(rule.headerText(), out, true, System.currentTimeMillis(),
+                    (name, value) -> header(api, builder, name, value));
             String body = spec.body() == null ? ""
                     : spec.renderBody(rule.id(), Outcome.retryAfterSeconds(out));
             if (spec.contentType() != null) {

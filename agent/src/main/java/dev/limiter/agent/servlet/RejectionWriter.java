@@ -27,7 +27,7 @@ final class RejectionWriter {
                 return;
             }
             api.status(response, spec.status());
-            spec.headers(rule, out, true, System.currentTimeMillis(), sink.aim(api, response));
+            spec.headers(rule.headerText(), out, true, System.currentTimeMillis(), sink.aim(api, response));
             Throwable failure = sink.finish();
             if (failure != null) {
                 throw failure;
@@ -55,7 +55,7 @@ final class RejectionWriter {
             if (!api.committed(response)) {
                 // the limiter's own clock: it set the reset time in out
                 long now = rule.limiter().config().clock().millis();
-                spec.headers(rule, out, false, now, sink.aim(api, response));
+                spec.headers(rule.headerText(), out, false, now, sink.aim(api, response));
                 Throwable failure = sink.finish();
                 if (failure != null) {
                     throw failure;

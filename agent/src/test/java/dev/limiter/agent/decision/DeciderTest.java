@@ -3,12 +3,12 @@ package dev.limiter.agent.decision;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.testing.FailingStrategies;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.reload.RuleSetHolder;
-import dev.limiter.agent.testing.FailingStrategies;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;

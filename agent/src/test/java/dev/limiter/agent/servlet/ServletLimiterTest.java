@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.testing.FailingStrategies;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleStats;
 import dev.limiter.rules.reload.RuleSetHolder;
-import dev.limiter.agent.testing.FailingStrategies;
 import jakarta.servlet.DispatcherType;
 import java.lang.reflect.Method;
 import java.nio.file.Files;

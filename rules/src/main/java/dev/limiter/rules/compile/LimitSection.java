@@ -4,7 +4,7 @@ import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.clock.Clock;
 import dev.limiter.core.strategy.Strategies;
-import dev.limiter.rules.Suggestions;
+import dev.limiter.rules.text.Suggestions;
 import dev.limiter.rules.yaml.Fields;
 import dev.limiter.rules.yaml.Problems;
 import dev.limiter.rules.yaml.YamlNode;

@@ -7,7 +7,6 @@ import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RuleState;
 import dev.limiter.rules.RuleStats;
-import dev.limiter.rules.yaml.Problems;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,15 +18,15 @@ import java.util.List;
 final class LiveState {
 
     private final LimiterFactory factory;
-    private final Problems problems;
+    private final FileProblems problems;
 
-    private LiveState(LimiterFactory factory, Problems problems) {
+    private LiveState(LimiterFactory factory, FileProblems problems) {
         this.factory = factory;
         this.problems = problems;
     }
 
     /** The live rules of {@code drafts}, carrying over the state of {@code previous}'s; or throws every problem. */
-    static List<Rule> of(List<RuleDraft> drafts, RuleSet previous, LimiterFactory factory, Problems problems) {
+    static List<Rule> of(List<RuleDraft> drafts, RuleSet previous, LimiterFactory factory, FileProblems problems) {
         return new LiveState(factory, problems).build(drafts, previous);
     }
 

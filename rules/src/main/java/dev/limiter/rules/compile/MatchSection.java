@@ -1,10 +1,10 @@
 package dev.limiter.rules.compile;
 
 import dev.limiter.rules.Rule;
-import dev.limiter.rules.Suggestions;
 import dev.limiter.rules.match.HttpMethods;
 import dev.limiter.rules.match.NameGlob;
 import dev.limiter.rules.match.PathPattern;
+import dev.limiter.rules.text.Suggestions;
 import dev.limiter.rules.yaml.Fields;
 import dev.limiter.rules.yaml.Problems;
 import dev.limiter.rules.yaml.YamlNode;

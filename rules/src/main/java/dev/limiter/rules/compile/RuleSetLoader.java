@@ -52,7 +52,7 @@ public final class RuleSetLoader {
      */
     public static RuleSet load(Path file, RuleSet previous, Clock clock, LimiterFactory factory) {
         String name = file.getFileName() == null ? file.toString() : file.getFileName().toString();
-        Problems problems = new Problems(name);
+        FileProblems problems = new FileProblems(name);
         String text = read(file, problems);
         problems.throwIfAny();
         return parse(text, name, file, previous, clock, problems, factory);
@@ -67,7 +67,7 @@ public final class RuleSetLoader {
      */
     public static RuleSet load(Path file, byte[] content, RuleSet previous, Clock clock, LimiterFactory factory) {
         String name = file.getFileName() == null ? file.toString() : file.getFileName().toString();
-        Problems problems = new Problems(name);
+        FileProblems problems = new FileProblems(name);
         String text = decode(content, problems);
         problems.throwIfAny();
         return parse(text, name, file, previous, clock, problems, factory);
@@ -91,17 +91,17 @@ public final class RuleSetLoader {
      * @throws RulesException every problem found
      */
     public static RuleSet parse(String text, String fileName, RuleSet previous, Clock clock) {
-        return parse(text, fileName, null, previous, clock, new Problems(fileName), LimiterFactory.LOCAL);
+        return parse(text, fileName, null, previous, clock, new FileProblems(fileName), LimiterFactory.LOCAL);
     }
 
     /** Like {@link #parse(String, String, RuleSet, Clock)} with limiters from {@code factory}. */
     public static RuleSet parse(String text, String fileName, RuleSet previous, Clock clock,
             LimiterFactory factory) {
-        return parse(text, fileName, null, previous, clock, new Problems(fileName), factory);
+        return parse(text, fileName, null, previous, clock, new FileProblems(fileName), factory);
     }
 
     private static RuleSet parse(String text, String fileName, Path source, RuleSet previous, Clock clock,
-            Problems problems, LimiterFactory factory) {
+            FileProblems problems, LimiterFactory factory) {
         try {
             YamlNode root = YamlTreeReader.read(text, problems);
             problems.throwIfAny();

@@ -14,7 +14,6 @@ import dev.limiter.rules.key.ClientIpResolver;
 import dev.limiter.rules.key.KeySpec;
 import dev.limiter.rules.response.ResponseSpec;
 import dev.limiter.rules.yaml.Fields;
-import dev.limiter.rules.yaml.Problems;
 import dev.limiter.rules.yaml.YamlNode;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,7 +48,7 @@ final class RulesCompiler {
     private static final String[] RULE_KEYS = {"id", "match", "key", "limit", "window", "strategy", "capacity",
         "mode", "on-error", "max-keys", "throw", "store"};
 
-    private final Problems problems;
+    private final FileProblems problems;
     private final Clock clock;
     private final LimiterFactory factory;
 
@@ -57,14 +56,14 @@ final class RulesCompiler {
     private record Defaults(String strategy, int maxKeys, OnError onError, Mode mode) {
     }
 
-    private RulesCompiler(Problems problems, Clock clock, LimiterFactory factory) {
+    private RulesCompiler(FileProblems problems, Clock clock, LimiterFactory factory) {
         this.problems = problems;
         this.clock = clock;
         this.factory = factory == null ? LimiterFactory.LOCAL : factory;
     }
 
     /** Compiles a parsed file or throws every problem found. */
-    static RuleSet compile(YamlNode root, Path source, RuleSet previous, Clock clock, Problems problems,
+    static RuleSet compile(YamlNode root, Path source, RuleSet previous, Clock clock, FileProblems problems,
             LimiterFactory factory) {
         return new RulesCompiler(problems, clock, factory).compile(root, source, previous);
     }

@@ -1,7 +1,6 @@
 package dev.limiter.rules.key;
 
-import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.Suggestions;
+import dev.limiter.rules.text.Suggestions;
 
 /**
  * What a rule counts by: the {@code key:} of a rule, parsed once.
@@ -10,7 +9,7 @@ import dev.limiter.rules.Suggestions;
  * the empty string); {@link Kind#IP} the client address from {@link ClientIpResolver}; {@link Kind#HEADER}
  * and {@link Kind#PARAM} the named request header / query-or-form parameter ({@link #name()}); {@link
  * Kind#PRINCIPAL} the authenticated user name; {@link Kind#PATH} the request path; {@link Kind#PATH_PARAM} the
- * segment captured as {@code {name}} ({@link RuleSet#pathParam}); {@link Kind#ARG} the method argument at
+ * segment captured as {@code {name}} ({@code Rule.pathParam}); {@link Kind#ARG} the method argument at
  * {@link #index()} ({@code String.valueOf}). How a missing value (no header, no principal) is counted is the
  * agent's decision and is documented in {@code docs/rules.md}.
  *

@@ -1,7 +1,5 @@
 package dev.limiter.rules.match;
 
-import dev.limiter.rules.RuleSet;
-
 /**
  * A glob over Java class or method names, for {@code jaxrs:} and {@code method:} rules, matched on names only.
  *
@@ -111,7 +109,7 @@ public final class NameGlob {
      * Greedy wildcard matching with dot-separated name segments as the unit (the path matcher's algorithm): on a
      * mismatch, go back to just after the last {@code **} and let it swallow one more segment. Linear in name
      * segments times glob segments whatever the number of wildcards, and allocation-free, so it is fit for
-     * {@link RuleSet#matchMethod} on the request path as well as for class loading.
+     * {@code RuleSet.matchMethod} on the request path as well as for class loading.
      */
     private boolean matchSegments(String name) {
         int length = name.length();

@@ -1,6 +1,5 @@
 package dev.limiter.rules.match;
 
-import dev.limiter.rules.Rule;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,15 +13,30 @@ import java.util.Map;
  * no substring is made; {@code *} / {@code {name}} children, segment globs and a trailing {@code **} are
  * separate edges. Patterns with a {@code **} before the end do not fit a trie walk without backtracking and are
  * matched one by one ({@link PathPattern}); they are rare. Matching runs on the request path: no allocation.
+ *
+ * <p>Generic over what it holds (the rules, in the model) so that matching knows nothing of rules: an entry
+ * only tells its position in file order and the HTTP methods it applies to.
+ *
+ * @param <T> what a pattern leads to
  */
-public final class PathTrie {
+public final class PathTrie<T extends PathTrie.Entry> {
 
-    private final Rule[] rules;
+    /** What the trie holds: matches are reported once each, in {@link #index()} order. */
+    public interface Entry {
+
+        /** Position in file order (0-based), which is also the entry's index in {@link Builder#build}'s array. */
+        int index();
+
+        /** The {@link HttpMethods} bits the entry applies to. */
+        int methodBits();
+    }
+
+    private final T[] rules;
     private final Node root;
     private final PathPattern[] complex;
     private final int[] complexRules;
 
-    private PathTrie(Rule[] rules, Node root, PathPattern[] complex, int[] complexRules) {
+    private PathTrie(T[] rules, Node root, PathPattern[] complex, int[] complexRules) {
         this.rules = rules;
         this.root = root;
         this.complex = complex;
@@ -62,12 +76,13 @@ public final class PathTrie {
             node.terminal.add(ruleIndex);
         }
 
-        public PathTrie build(Rule[] rules) {
+        /** The trie over {@code rules}, indexed by the indexes given to {@link #add}. */
+        public <T extends Entry> PathTrie<T> build(T[] rules) {
             int[] indexes = new int[complexRules.size()];
             for (int i = 0; i < indexes.length; i++) {
                 indexes[i] = complexRules.get(i);
             }
-            return new PathTrie(rules, root.freeze(), complex.toArray(new PathPattern[0]), indexes);
+            return new PathTrie<>(rules, root.freeze(), complex.toArray(new PathPattern[0]), indexes);
         }
     }
 
@@ -153,7 +168,7 @@ public final class PathTrie {
      * Writes the rules whose patterns match {@code path} and whose methods include {@code methodBit} into
      * {@code out} (each once, at most {@code out.length}, in file order) and returns how many.
      */
-    public int match(String path, int methodBit, Rule[] out) {
+    public int match(String path, int methodBit, T[] out) {
         int count = walk(root, path, PathSegments.next(path, 0), methodBit, out, 0);
         for (int i = 0; i < complex.length; i++) {
             if (complex[i].matches(path)) {
@@ -162,7 +177,7 @@ public final class PathTrie {
         }
         // insertion sort by file position: counts are tiny and this allocates nothing
         for (int i = 1; i < count; i++) {
-            Rule rule = out[i];
+            T rule = out[i];
             int j = i - 1;
             while (j >= 0 && out[j].index() > rule.index()) {
                 out[j + 1] = out[j];
@@ -173,8 +188,8 @@ public final class PathTrie {
         return count;
     }
 
-    private int accept(int ruleIndex, int methodBit, Rule[] out, int count) {
-        Rule rule = rules[ruleIndex];
+    private int accept(int ruleIndex, int methodBit, T[] out, int count) {
+        T rule = rules[ruleIndex];
         if ((rule.methodBits() & methodBit) == 0) {
             return count;
         }
@@ -190,7 +205,7 @@ public final class PathTrie {
         return count + 1;
     }
 
-    private int walk(Node node, String path, int start, int methodBit, Rule[] out, int count) {
+    private int walk(Node node, String path, int start, int methodBit, T[] out, int count) {
         int[] rest = node.rest;
         for (int i = 0; i < rest.length; i++) {
             count = accept(rest[i], methodBit, out, count);

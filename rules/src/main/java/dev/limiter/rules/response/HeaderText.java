@@ -1,7 +1,8 @@
 package dev.limiter.rules.response;
 
 /**
- * One rule's rate-limit header values that change per response (the draft's {@code RateLimit} item, the
+ * One rule's rate-limit header values: the fixed ones, precomputed ({@code RateLimit-Policy},
+ * {@code X-RateLimit-Limit}), and those that change per response (the draft's {@code RateLimit} item, the
  * legacy {@code X-RateLimit-Remaining} and {@code -Reset} numbers), kept once written so that an admitted
  * request whose numbers were seen before sends them without building a string.
  *
@@ -25,14 +26,32 @@ public final class HeaderText {
     static final int SLOTS = 1024;
     private static final int RESETS = 16;
 
+    private final String policy;
+    private final String limit;
     private final String draftPrefix;
     private final Entry[] draft = new Entry[2 * SLOTS]; // [2i] newer, [2i + 1] older seconds for remaining i
     private final Entry[] remaining = new Entry[SLOTS];
     private final Entry[] resets = new Entry[RESETS];
 
-    /** @param ruleId the rule id, as the draft's {@code RateLimit} item names it */
-    public HeaderText(String ruleId) {
+    /**
+     * @param ruleId the rule id, as the draft's {@code RateLimit} item names it
+     * @param policy the draft's {@code RateLimit-Policy} value, e.g. {@code "api-per-ip";q=100;w=1}
+     * @param limit  the limit as text, for {@code X-RateLimit-Limit}
+     */
+    public HeaderText(String ruleId, String policy, String limit) {
+        this.policy = policy;
+        this.limit = limit;
         this.draftPrefix = "\"" + ruleId + "\";r=";
+    }
+
+    /** The draft's {@code RateLimit-Policy} value. */
+    public String policy() {
+        return policy;
+    }
+
+    /** The limit as text for {@code X-RateLimit-Limit}. */
+    public String limit() {
+        return limit;
     }
 
     /** The draft's {@code RateLimit} value: {@code "id";r=REMAINING;t=SECONDS}. */

@@ -1,7 +1,6 @@
 package dev.limiter.rules.response;
 
 import dev.limiter.core.Outcome;
-import dev.limiter.rules.Rule;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -112,30 +111,30 @@ public final class ResponseSpec {
     }
 
     /**
-     * The headers of a response decided by {@code rule} with outcome {@code out} (see {@link Outcome}).
+     * The headers of a response decided by the rule whose header values are {@code text}, with outcome
+     * {@code out} (see {@link Outcome}).
      *
      * <p>{@code Retry-After} on rejections always; then per {@link #headerStyle()}: the draft's
      * {@code RateLimit-Policy} (precomputed per rule) and {@code RateLimit: "id";r=REMAINING;t=SECONDS}, and/or
-     * {@code X-RateLimit-Limit / -Remaining / -Reset} (reset as epoch seconds). The changing values come from
-     * the rule's {@link HeaderText}, so an admitted request allocates nothing once its numbers have been sent
-     * before; a rejection formats {@code Retry-After}.
+     * {@code X-RateLimit-Limit / -Remaining / -Reset} (reset as epoch seconds). The values come from the rule's
+     * {@link HeaderText} ({@code Rule.headerText()}), so an admitted request allocates nothing once its numbers
+     * have been sent before; a rejection formats {@code Retry-After}.
      *
      * @param nowMillis current epoch millis, for the draft's seconds-until-reset
      */
-    public void headers(Rule rule, long[] out, boolean rejected, long nowMillis, HeaderSink sink) {
+    public void headers(HeaderText text, long[] out, boolean rejected, long nowMillis, HeaderSink sink) {
         if (rejected) {
             sink.header("Retry-After", Long.toString(Outcome.retryAfterSeconds(out)));
         }
         long remaining = Math.max(0, out[Outcome.REMAINING]);
         long reset = out[Outcome.RESET_EPOCH_SECONDS];
-        HeaderText text = rule.headerText();
         if (headerStyle.draft()) {
             long seconds = Math.max(0, reset - nowMillis / 1000);
-            sink.header("RateLimit-Policy", rule.policyHeader());
+            sink.header("RateLimit-Policy", text.policy());
             sink.header("RateLimit", text.rateLimit(remaining, seconds));
         }
         if (headerStyle.legacy()) {
-            sink.header("X-RateLimit-Limit", rule.limitText());
+            sink.header("X-RateLimit-Limit", text.limit());
             sink.header("X-RateLimit-Remaining", text.remaining(remaining));
             sink.header("X-RateLimit-Reset", text.reset(reset));
         }

@@ -1,6 +1,6 @@
 package dev.limiter.rules.yaml;
 
-import dev.limiter.rules.Suggestions;
+import dev.limiter.rules.text.Suggestions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -27,7 +27,7 @@ class ResponseSpecTest {
         out[Outcome.RETRY_AFTER_MILLIS] = 1_500;
         out[Outcome.LIMIT] = 100;
         List<String> lines = new ArrayList<>();
-        spec.headers(rule, out, rejected, 1_000_000_000L, (name, value) -> lines.add(name + ": " + value));
+        spec.headers(rule.headerText(), out, rejected, 1_000_000_000L, (name, value) -> lines.add(name + ": " + value));
         return lines;
     }
 

@@ -3,6 +3,7 @@ package dev.limiter.rules.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limiter.rules.RulesException;
+import dev.limiter.rules.compile.FileProblems;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -188,7 +189,7 @@ class YamlTreeReaderEquivalenceTest {
 
     /** The tree, or the problems, of one read, as text. */
     private static String outcome(BiFunction<String, Problems, YamlNode> reader, String text) {
-        Problems problems = new Problems("rules.yml");
+        FileProblems problems = new FileProblems("rules.yml");
         YamlNode root = reader.apply(text, problems);
         try {
             problems.throwIfAny();

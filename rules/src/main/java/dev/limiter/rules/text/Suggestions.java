@@ -1,4 +1,4 @@
-package dev.limiter.rules;
+package dev.limiter.rules.text;
 
 /**
  * "Did you mean": the closest known word by edit distance, for unknown keys, strategies and key kinds.
