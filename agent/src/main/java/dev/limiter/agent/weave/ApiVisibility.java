@@ -7,7 +7,8 @@ import java.util.WeakHashMap;
 
 /**
  * Which of the woven APIs (servlet javax / jakarta, JAX-RS mapper javax / jakarta) a class loader can see, as
- * {@link WeaveTarget} bits: the first question asked about every class, before any class file is read.
+ * {@link WeaveTarget} bits: the first question asked about every class, before any class file is read. Each
+ * target names the class file that tells ({@link WeaveTarget#apiResource}).
  *
  * <p>Most loaders see none of them (the JDK's, most library loaders), so most classes are rejected here with
  * one cached map lookup. The answer is found by looking the API's class file up as a resource, never by loading
@@ -58,10 +59,10 @@ final class ApiVisibility {
             return known;
         }
         int bits = 0;
-        for (int i = 0; i < WeaveTarget.VISIBILITY_RESOURCES.length; i++) {
+        for (WeaveTarget target : WeaveTarget.ALL) {
             try {
-                if (loader.getResource(WeaveTarget.VISIBILITY_RESOURCES[i]) != null) {
-                    bits |= WeaveTarget.VISIBILITY_BITS[i];
+                if (loader.getResource(target.apiResource) != null) {
+                    bits |= target.bit;
                 }
             } catch (Throwable t) {
                 // a loader that fails to answer is treated as not seeing the API

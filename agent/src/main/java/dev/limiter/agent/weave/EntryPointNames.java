@@ -1,12 +1,15 @@
 package dev.limiter.agent.weave;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
 /**
  * A first look at a class file, before any super type is read: can this class declare an entry point at all?
- * A class can only declare {@code service}, {@code doFilter} or {@code toResponse} if that name is one of the
- * UTF-8 entries of its constant pool, so a class whose pool has none of them is passed over without the
- * super-type walk ({@link SuperTypes}), which reads the class files of its super types and is most of what the
- * transformer costs while an application starts (a Tomcat start has ~500 candidates, a handful of them servlets
- * or filters).
+ * A class can only declare a method a {@link WeaveTarget} weaves ({@code service}, {@code doFilter},
+ * {@code toResponse}) if that name is one of the UTF-8 entries of its constant pool, so a class whose pool has
+ * none of them is passed over without the super-type walk ({@link SuperTypes}), which reads the class files of
+ * its super types and is most of what the transformer costs while an application starts (a Tomcat start has
+ * ~500 candidates, a handful of them servlets or filters).
  *
  * <p>Classes that only call such a method (a filter chain's caller) pass too and are judged by their super types
  * as before; the walk only decides for fewer classes. A class file this reader does not understand (a constant
@@ -14,17 +17,43 @@ package dev.limiter.agent.weave;
  */
 final class EntryPointNames {
 
-    private static final byte[] SERVICE = ascii("service");
-    private static final byte[] DO_FILTER = ascii("doFilter");
-    private static final byte[] TO_RESPONSE = ascii("toResponse");
+    /** Every target's method names once, as the constant pool holds them (ASCII is their modified UTF-8). */
+    private static final byte[][] NAMES;
+    /** The {@link WeaveTarget} bits of the targets that weave a method of each name. */
+    private static final int[] NAME_TARGETS;
+
+    static {
+        int most = 0;
+        for (WeaveTarget target : WeaveTarget.ALL) {
+            most += target.methods.length;
+        }
+        String[] names = new String[most];
+        int[] targets = new int[most];
+        int count = 0;
+        for (WeaveTarget target : WeaveTarget.ALL) {
+            for (String method : target.methods) {
+                int at = 0;
+                while (at < count && !names[at].equals(method)) {
+                    at++;
+                }
+                if (at == count) {
+                    names[count++] = method;
+                }
+                targets[at] |= target.bit;
+            }
+        }
+        NAMES = new byte[count][];
+        for (int i = 0; i < count; i++) {
+            NAMES[i] = names[i].getBytes(StandardCharsets.US_ASCII);
+        }
+        NAME_TARGETS = Arrays.copyOf(targets, count);
+    }
 
     private EntryPointNames() {
     }
 
     /** False only if the class cannot declare an entry point of the {@link WeaveTarget} bits {@code targets}. */
     static boolean mayDeclare(byte[] classFile, int targets) {
-        boolean servlets = (targets & WeaveTarget.SERVLETS) != 0;
-        boolean mappers = (targets & WeaveTarget.MAPPERS) != 0;
         if (classFile.length < 10) {
             return true;
         }
@@ -39,8 +68,7 @@ final class EntryPointNames {
                 case 1: // Utf8
                     int length = u2(classFile, at + 1);
                     int start = at + 3;
-                    if (servlets && (equal(classFile, start, length, SERVICE) || equal(classFile, start, length, DO_FILTER))
-                            || mappers && equal(classFile, start, length, TO_RESPONSE)) {
+                    if (isNameOf(classFile, start, length, targets)) {
                         return true;
                     }
                     at = start + length;
@@ -65,6 +93,16 @@ final class EntryPointNames {
         return false;
     }
 
+    /** True if the constant at {@code start} is the name of a method one of the targets {@code targets} weaves. */
+    private static boolean isNameOf(byte[] classFile, int start, int length, int targets) {
+        for (int i = 0; i < NAMES.length; i++) {
+            if ((NAME_TARGETS[i] & targets) != 0 && equal(classFile, start, length, NAMES[i])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean equal(byte[] classFile, int start, int length, byte[] name) {
         if (length != name.length || start + length > classFile.length) {
             return false;
@@ -79,9 +117,5 @@ final class EntryPointNames {
 
     private static int u2(byte[] bytes, int at) {
         return (bytes[at] & 0xFF) << 8 | bytes[at + 1] & 0xFF;
-    }
-
-    private static byte[] ascii(String name) {
-        return name.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 }

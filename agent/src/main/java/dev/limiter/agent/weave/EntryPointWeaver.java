@@ -8,8 +8,9 @@ import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.utility.OpenedClassReader;
 
 /**
- * Weaves the container entry points, servlet and filter {@code service} / {@code doFilter} and JAX-RS
- * {@code ExceptionMapper.toResponse}, with plain ASM ({@link ServletEntryAdvice}, {@link MapperEntryAdvice}).
+ * Weaves the container entry points {@link WeaveTarget} describes, servlet and filter {@code service} /
+ * {@code doFilter} and JAX-RS {@code ExceptionMapper.toResponse}, with plain ASM ({@link ServletEntryAdvice},
+ * {@link MapperEntryAdvice}).
  *
  * <p>Why not Byte Buddy's {@code Advice} here: it is the same inlined code, but Byte Buddy's weaving machinery
  * loads some 700 classes and costs about a second of CPU on the first class woven, which every servlet
@@ -22,10 +23,6 @@ import net.bytebuddy.utility.OpenedClassReader;
  * constant pool is copied; no class is loaded.
  */
 final class EntryPointWeaver {
-
-    private static final String SERVLET_JAVAX = "(Ljavax/servlet/ServletRequest;Ljavax/servlet/ServletResponse;";
-    private static final String SERVLET_JAKARTA =
-            "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;";
 
     private EntryPointWeaver() {
     }
@@ -40,50 +37,6 @@ final class EntryPointWeaver {
         Visitor visitor = new Visitor(writer, targets);
         reader.accept(visitor, ClassReader.EXPAND_FRAMES);
         return visitor.changed ? writer.toByteArray() : null;
-    }
-
-    /** True for {@code service} / {@code doFilter} as a container calls them: public, void, request first. */
-    static boolean isServletEntry(int access, String name, String descriptor, int targets) {
-        if ((access & (Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC | Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE))
-                != Opcodes.ACC_PUBLIC || !descriptor.endsWith(")V")
-                || !("service".equals(name) || "doFilter".equals(name))) {
-            return false;
-        }
-        String prefix = (targets & WeaveTarget.SERVLET_JAKARTA) != 0 && descriptor.startsWith(SERVLET_JAKARTA)
-                ? SERVLET_JAKARTA
-                : (targets & WeaveTarget.SERVLET_JAVAX) != 0 && descriptor.startsWith(SERVLET_JAVAX) ? SERVLET_JAVAX
-                : null;
-        if (prefix == null) {
-            return false;
-        }
-        String rest = descriptor.substring(prefix.length(), descriptor.length() - 2);
-        return rest.isEmpty() || isOneType(rest); // (request, response) or (request, response, chain)
-    }
-
-    /** True for {@code toResponse(E)} of a mapper: an instance method, one object argument, an object result. */
-    static boolean isMapperEntry(int access, String name, String descriptor, int targets) {
-        int excluded = Opcodes.ACC_STATIC | Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_BRIDGE;
-        if ((targets & WeaveTarget.MAPPERS) == 0 || (access & excluded) != 0 || !"toResponse".equals(name)
-                || !descriptor.startsWith("(L")) {
-            return false;
-        }
-        int close = descriptor.indexOf(')');
-        return isOneType(descriptor.substring(1, close)) && descriptor.charAt(close + 1) == 'L';
-    }
-
-    /** True if {@code descriptors} is exactly one field descriptor. */
-    private static boolean isOneType(String descriptors) {
-        int i = 0;
-        while (i < descriptors.length() && descriptors.charAt(i) == '[') {
-            i++;
-        }
-        if (i == descriptors.length()) {
-            return false;
-        }
-        if (descriptors.charAt(i) == 'L') {
-            return descriptors.indexOf(';') == descriptors.length() - 1;
-        }
-        return i == descriptors.length() - 1;
     }
 
     private static final class Visitor extends ClassVisitor {
@@ -112,18 +65,14 @@ final class EntryPointWeaver {
         public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
                 String[] exceptions) {
             MethodVisitor method = super.visitMethod(access, name, descriptor, signature, exceptions);
-            if (isInterface) {
+            WeaveTarget target = isInterface ? null : WeaveTarget.weaving(targets, access, name, descriptor);
+            if (target == null) {
                 return method;
             }
-            if (isServletEntry(access, name, descriptor, targets)) {
-                changed = true;
-                return new ServletEntryAdvice(method, owner, descriptor, frames);
-            }
-            if (isMapperEntry(access, name, descriptor, targets)) {
-                changed = true;
-                return new MapperEntryAdvice(method, owner, descriptor, frames);
-            }
-            return method;
+            changed = true;
+            return target.advice == WeaveTarget.Advice.SERVLET
+                    ? new ServletEntryAdvice(method, owner, descriptor, frames)
+                    : new MapperEntryAdvice(method, owner, descriptor, frames);
         }
     }
 }

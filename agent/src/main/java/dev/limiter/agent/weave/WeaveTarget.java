@@ -1,51 +1,119 @@
 package dev.limiter.agent.weave;
 
+import net.bytebuddy.jar.asm.Opcodes;
+
 /**
- * The library types whose implementations get advice, one bit each, so "which of them does this class
- * implement" is a small {@code int} that can be cached per class name without allocation (boxed values 0-15 are
- * the JDK's cached {@code Integer}s).
+ * The library entry points woven with ASM, one constant per API generation, each the whole description of its
+ * weave (as OpenTelemetry's {@code TypeInstrumentation} is): the types whose implementations it matches, the
+ * class file that tells a loader can see its API, the methods it weaves and the advice it weaves into them.
+ * {@link ApiVisibility}, {@link EntryPointNames}, {@link SuperTypes}, {@link LoadedClasses} and
+ * {@link EntryPointWeaver} derive all they check from these constants, so a new target is one constant more.
  *
- * <p>Each bit stands for one API generation: the servlet bit for {@code Servlet} or {@code Filter}, the mapper
- * bit for JAX-RS's {@code ext.ExceptionMapper}. A class loader that cannot see a type's class file can hold no
- * implementation of it ({@link ApiVisibility}), so the same bits also say what a loader can see.
+ * <p>Each target has a bit ({@code 1 << ordinal}), so "which targets does this class implement" and "which APIs
+ * does this loader see" are a small {@code int} that is cached per class name and per loader without allocation
+ * (boxed values up to 127 are the JDK's cached {@code Integer}s). A loader that cannot see a target's API can
+ * hold no implementation of it, so the same bits answer both questions.
+ *
+ * <p>Why data and not a subclass or lambda per constant: every class the application loads is checked against
+ * these descriptions, and a constant-specific body or lambda is one more class loaded (or spun) on the
+ * application's start-up thread. For the same reason the advice is named here ({@link #advice}) but created by
+ * {@link EntryPointWeaver}: code here that creates it would make the verifier load the advice classes with this
+ * enum, at the first class the application loads, instead of with the first class woven.
  */
-final class WeaveTarget {
+enum WeaveTarget {
 
-    static final int SERVLET_JAVAX = 1;
-    static final int SERVLET_JAKARTA = 2;
-    static final int MAPPER_JAVAX = 4;
-    static final int MAPPER_JAKARTA = 8;
-    static final int SERVLETS = SERVLET_JAVAX | SERVLET_JAKARTA;
-    static final int MAPPERS = MAPPER_JAVAX | MAPPER_JAKARTA;
-
-    /** Internal names of the target types, and the bit each one sets. */
-    private static final String[] NAMES = {
-        "javax/servlet/Servlet", "javax/servlet/Filter",
-        "jakarta/servlet/Servlet", "jakarta/servlet/Filter",
-        "javax/ws/rs/ext/ExceptionMapper", "jakarta/ws/rs/ext/ExceptionMapper",
-    };
-    private static final int[] BITS = {
-        SERVLET_JAVAX, SERVLET_JAVAX, SERVLET_JAKARTA, SERVLET_JAKARTA, MAPPER_JAVAX, MAPPER_JAKARTA,
-    };
-
+    /** Servlet 2.x-4: {@code service} and {@code doFilter} of every servlet and filter. */
+    SERVLET_JAVAX(types("javax/servlet/Servlet", "javax/servlet/Filter"), "javax/servlet/Servlet.class",
+            names("service", "doFilter"), Opcodes.ACC_PUBLIC, Opcodes.ACC_STATIC, Advice.SERVLET,
+            "(Ljavax/servlet/ServletRequest;Ljavax/servlet/ServletResponse;"),
+    /** Servlet 5-6.1, the same in the {@code jakarta} namespace. */
+    SERVLET_JAKARTA(types("jakarta/servlet/Servlet", "jakarta/servlet/Filter"), "jakarta/servlet/Servlet.class",
+            names("service", "doFilter"), Opcodes.ACC_PUBLIC, Opcodes.ACC_STATIC, Advice.SERVLET,
+            "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;"),
     /**
-     * The class file whose presence tells that a loader can see an API (the same resources the AgentBuilder
-     * matchers checked: {@code Servlet} for the servlet API, {@code ext.ExceptionMapper} for JAX-RS).
+     * JAX-RS 1-2.x: {@code toResponse} of every exception mapper, the typed method only (its erased bridge
+     * calls it, and weaving both would answer twice).
      */
-    static final String[] VISIBILITY_RESOURCES = {
-        "javax/servlet/Servlet.class", "jakarta/servlet/Servlet.class",
-        "javax/ws/rs/ext/ExceptionMapper.class", "jakarta/ws/rs/ext/ExceptionMapper.class",
-    };
-    static final int[] VISIBILITY_BITS = {SERVLET_JAVAX, SERVLET_JAKARTA, MAPPER_JAVAX, MAPPER_JAKARTA};
+    MAPPER_JAVAX(types("javax/ws/rs/ext/ExceptionMapper"), "javax/ws/rs/ext/ExceptionMapper.class",
+            names("toResponse"), 0, Opcodes.ACC_STATIC | Opcodes.ACC_BRIDGE, Advice.MAPPER, "(L"),
+    /** JAX-RS 3-4, the same in the {@code jakarta} namespace. */
+    MAPPER_JAKARTA(types("jakarta/ws/rs/ext/ExceptionMapper"), "jakarta/ws/rs/ext/ExceptionMapper.class",
+            names("toResponse"), 0, Opcodes.ACC_STATIC | Opcodes.ACC_BRIDGE, Advice.MAPPER, "(L");
 
-    private WeaveTarget() {
+    /** The advice a target weaves, as constants (inlined: this class is never loaded). */
+    static final class Advice {
+        /** {@link ServletEntryAdvice}: void methods whose first two arguments are request and response. */
+        static final int SERVLET = 0;
+        /** {@link MapperEntryAdvice}: methods of one object argument (the exception) that return an object. */
+        static final int MAPPER = 1;
     }
 
-    /** The bit of target type {@code internalName} ({@code a/b/C}), or 0 if it is not one. */
+    /** Every target, in bit order ({@code values()} copies its array on each call). */
+    static final WeaveTarget[] ALL = values();
+    static final int SERVLETS = SERVLET_JAVAX.bit | SERVLET_JAKARTA.bit;
+    static final int MAPPERS = MAPPER_JAVAX.bit | MAPPER_JAKARTA.bit;
+
+    /** This target's bit in the masks of targets. */
+    final int bit = 1 << ordinal();
+    /** Internal names ({@code a/b/C}) of the types whose implementations are woven. */
+    final String[] types;
+    /** The class file a loader finds as a resource if it can see this target's API. */
+    final String apiResource;
+    /**
+     * Names of the woven methods: a class whose constant pool holds none of them cannot declare one
+     * ({@link EntryPointNames}).
+     */
+    final String[] methods;
+    /** Access flags a woven method must have. */
+    private final int requiredAccess;
+    /** Access flags a woven method must not have; abstract and native methods have no body to weave. */
+    private final int excludedAccess;
+    /** The {@link Advice} woven into those methods. */
+    final int advice;
+    /** What a woven method's descriptor starts with: its leading parameter types. */
+    private final String descriptorStart;
+
+    WeaveTarget(String[] types, String apiResource, String[] methods, int requiredAccess, int excludedAccess,
+            int advice, String descriptorStart) {
+        this.types = types;
+        this.apiResource = apiResource;
+        this.methods = methods;
+        this.requiredAccess = requiredAccess;
+        this.excludedAccess = excludedAccess | Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE;
+        this.advice = advice;
+        this.descriptorStart = descriptorStart;
+    }
+
+    /** The first of the targets {@code mask} whose advice method {@code name} is, or null if none. */
+    static WeaveTarget weaving(int mask, int access, String name, String descriptor) {
+        for (WeaveTarget target : ALL) {
+            if ((mask & target.bit) != 0 && target.weaves(access, name, descriptor)) {
+                return target;
+            }
+        }
+        return null;
+    }
+
+    /** True if this target weaves the method {@code name} with {@code access} and {@code descriptor}. */
+    boolean weaves(int access, String name, String descriptor) {
+        if ((access & (requiredAccess | excludedAccess)) != requiredAccess || !isOneOf(name, methods)
+                || !descriptor.startsWith(descriptorStart)) {
+            return false;
+        }
+        if (advice == Advice.SERVLET) {
+            // (request, response) or (request, response, chain), returning nothing
+            return descriptor.endsWith(")V") && (descriptor.length() == descriptorStart.length() + 2
+                    || isOneType(descriptor.substring(descriptorStart.length(), descriptor.length() - 2)));
+        }
+        int close = descriptor.indexOf(')');
+        return isOneType(descriptor.substring(1, close)) && descriptor.charAt(close + 1) == 'L';
+    }
+
+    /** The bits of the target types named {@code internalName} ({@code a/b/C}), 0 if it is none. */
     static int bitOf(String internalName) {
-        for (int i = 0; i < NAMES.length; i++) {
-            if (NAMES[i].equals(internalName)) {
-                return BITS[i];
+        for (WeaveTarget target : ALL) {
+            if (isOneOf(internalName, target.types)) {
+                return target.bit;
             }
         }
         return 0;
@@ -53,12 +121,59 @@ final class WeaveTarget {
 
     /** {@link #bitOf} for a binary name ({@code a.b.C}), as {@link Class#getName()} gives it. */
     static int bitOfBinaryName(String binaryName) {
-        for (int i = 0; i < NAMES.length; i++) {
-            String name = NAMES[i];
-            if (name.length() == binaryName.length() && name.replace('/', '.').equals(binaryName)) {
-                return BITS[i];
+        for (WeaveTarget target : ALL) {
+            for (String type : target.types) {
+                if (sameButSeparators(type, binaryName)) {
+                    return target.bit;
+                }
             }
         }
         return 0;
+    }
+
+    /** True if internal name {@code internal} ({@code a/b/C}) names binary name {@code binary} ({@code a.b.C}). */
+    private static boolean sameButSeparators(String internal, String binary) {
+        if (internal.length() != binary.length()) {
+            return false;
+        }
+        for (int i = 0; i < internal.length(); i++) {
+            char c = internal.charAt(i);
+            if (c != binary.charAt(i) && !(c == '/' && binary.charAt(i) == '.')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isOneOf(String name, String[] names) {
+        for (String candidate : names) {
+            if (candidate.equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** True if {@code descriptors} is exactly one field descriptor. */
+    private static boolean isOneType(String descriptors) {
+        int i = 0;
+        while (i < descriptors.length() && descriptors.charAt(i) == '[') {
+            i++;
+        }
+        if (i == descriptors.length()) {
+            return false;
+        }
+        if (descriptors.charAt(i) == 'L') {
+            return descriptors.indexOf(';') == descriptors.length() - 1;
+        }
+        return i == descriptors.length() - 1;
+    }
+
+    private static String[] types(String... internalNames) {
+        return internalNames;
+    }
+
+    private static String[] names(String... methodNames) {
+        return methodNames;
     }
 }

@@ -25,11 +25,11 @@ public final class WeaverWarmUp {
     /** Runs the transformer's read and weave path once over a synthetic servlet; never throws. */
     public static void run() {
         try {
-            for (int target : new int[] {WeaveTarget.SERVLET_JAVAX, WeaveTarget.SERVLET_JAKARTA}) {
+            for (WeaveTarget target : new WeaveTarget[] {WeaveTarget.SERVLET_JAVAX, WeaveTarget.SERVLET_JAKARTA}) {
                 byte[] servlet = syntheticServlet(target);
-                if (EntryPointNames.mayDeclare(servlet, target)) {
+                if (EntryPointNames.mayDeclare(servlet, target.bit)) {
                     OpenedClassReader.of(servlet).getInterfaces(); // what SuperTypes reads
-                    EntryPointWeaver.weave(servlet, target);
+                    EntryPointWeaver.weave(servlet, target.bit);
                 }
             }
         } catch (Throwable ignored) {
@@ -38,7 +38,7 @@ public final class WeaverWarmUp {
     }
 
     /** {@code public void service(ServletRequest, ServletResponse)} of the {@code target}'s namespace. */
-    static byte[] syntheticServlet(int target) {
+    static byte[] syntheticServlet(WeaveTarget target) {
         String pkg = target == WeaveTarget.SERVLET_JAKARTA ? "jakarta/servlet/" : "javax/servlet/";
         ClassWriter writer = new ClassWriter(0);
         writer.visit(Opcodes.V11, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, SYNTHETIC, null, "java/lang/Object",

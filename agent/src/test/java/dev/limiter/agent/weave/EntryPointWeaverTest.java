@@ -120,7 +120,7 @@ class EntryPointWeaverTest {
     })
     void everyWayOutOfTheBodyEndsTheRequestOnce(String path, String expected) throws Throwable {
         recordRequests();
-        Object servlet = newInstance(woven(TrickyServlet.class, WeaveTarget.SERVLET_JAKARTA));
+        Object servlet = newInstance(woven(TrickyServlet.class, WeaveTarget.SERVLET_JAKARTA.bit));
         FakeHttp http = traced(path);
         service(servlet, http);
         assertThat(String.join(", ", trace(http))).isEqualTo(expected);
@@ -131,7 +131,7 @@ class EntryPointWeaverTest {
     @Test
     void aThrowingBodyEndsTheRequestAndTheExceptionReachesTheCaller() throws Throwable {
         recordRequests();
-        Object servlet = newInstance(woven(TrickyServlet.class, WeaveTarget.SERVLET_JAKARTA));
+        Object servlet = newInstance(woven(TrickyServlet.class, WeaveTarget.SERVLET_JAKARTA.bit));
         FakeHttp http = traced("/throw");
         assertThatThrownBy(() -> service(servlet, http)).isInstanceOf(ServletException.class).hasMessage("boom");
         assertThat(trace(http)).containsExactly("finally");
@@ -143,7 +143,7 @@ class EntryPointWeaverTest {
     void aRejectionSkipsTheBodyAndStillEndsTheRequest() throws Throwable {
         recordRequests();
         reject = true;
-        Object servlet = newInstance(woven(TrickyServlet.class, WeaveTarget.SERVLET_JAKARTA));
+        Object servlet = newInstance(woven(TrickyServlet.class, WeaveTarget.SERVLET_JAKARTA.bit));
         FakeHttp http = traced("/plain");
         service(servlet, http);
         assertThat(trace(http)).isEmpty();
@@ -152,7 +152,7 @@ class EntryPointWeaverTest {
 
     @Test
     void withoutADelegateTheWovenServletJustRuns() throws Throwable {
-        Object servlet = newInstance(woven(TrickyServlet.class, WeaveTarget.SERVLET_JAKARTA));
+        Object servlet = newInstance(woven(TrickyServlet.class, WeaveTarget.SERVLET_JAKARTA.bit));
         FakeHttp http = traced("/plain");
         service(servlet, http);
         assertThat(trace(http)).containsExactly("synchronized true", "finally", "end of body");
@@ -160,25 +160,25 @@ class EntryPointWeaverTest {
 
     @Test
     void aFilterAndAJavaxServletAreWovenInTheirNamespaceOnly() throws Throwable {
-        byte[] filter = EntryPointWeaver.weave(ClassFiles.of(JakartaPassFilter.class), WeaveTarget.SERVLET_JAKARTA);
+        byte[] filter = EntryPointWeaver.weave(ClassFiles.of(JakartaPassFilter.class), WeaveTarget.SERVLET_JAKARTA.bit);
         assertThat(mentions(filter, "servletEnter")).isTrue();
         define(JakartaPassFilter.class.getName(), filter); // verifies
         // a javax servlet offered as jakarta has no jakarta entry point: nothing to change
-        assertThat(EntryPointWeaver.weave(ClassFiles.of(JavaxHello.class), WeaveTarget.SERVLET_JAKARTA)).isNull();
+        assertThat(EntryPointWeaver.weave(ClassFiles.of(JavaxHello.class), WeaveTarget.SERVLET_JAKARTA.bit)).isNull();
         byte[] javax = EntryPointWeaver.weave(ClassFiles.of(javax.servlet.http.HttpServlet.class),
-                WeaveTarget.SERVLET_JAVAX);
+                WeaveTarget.SERVLET_JAVAX.bit);
         assertThat(mentions(javax, "servletEnter")).isTrue();
         define(javax.servlet.http.HttpServlet.class.getName(), javax); // verifies
         // and jakarta's HttpServlet offered as javax has nothing to weave either
         assertThat(EntryPointWeaver.weave(ClassFiles.of(jakarta.servlet.http.HttpServlet.class),
-                WeaveTarget.SERVLET_JAVAX)).isNull();
+                WeaveTarget.SERVLET_JAVAX.bit)).isNull();
     }
 
     @Test
     void aClassFileWithoutStackMapFramesIsWovenWithoutFrames() throws Throwable {
         recordRequests();
         Object servlet = newInstance(define("weavingtest.OldServlet",
-                EntryPointWeaver.weave(java5Servlet(), WeaveTarget.SERVLET_JAKARTA)));
+                EntryPointWeaver.weave(java5Servlet(), WeaveTarget.SERVLET_JAKARTA.bit)));
         FakeHttp http = traced("/old");
         service(servlet, http);
         assertThat(http.attributes).containsEntry("old", "ran");
@@ -206,28 +206,28 @@ class EntryPointWeaverTest {
         });
         @SuppressWarnings("unchecked")
         ExceptionMapper<Throwable> typed = (ExceptionMapper<Throwable>) newInstance(
-                woven(TypedMapper.class, WeaveTarget.MAPPER_JAKARTA));
+                woven(TypedMapper.class, WeaveTarget.MAPPER_JAKARTA.bit));
         assertThat(typed.toResponse(rejection)).isSameAs(ours);
         assertThat(typed.toResponse(new IllegalStateException("conflict")).getStatus()).isEqualTo(409);
         @SuppressWarnings("unchecked")
         ExceptionMapper<Throwable> catchAll = (ExceptionMapper<Throwable>) newInstance(
-                woven(CatchAllMapper.class, WeaveTarget.MAPPER_JAKARTA));
+                woven(CatchAllMapper.class, WeaveTarget.MAPPER_JAKARTA.bit));
         assertThat(catchAll.toResponse(rejection)).isSameAs(ours);
         assertThat(catchAll.toResponse(new RuntimeException()).getStatus()).isEqualTo(500);
     }
 
     @Test
     void onlyTheTypedMethodOfAMapperIsWovenNotItsBridge() {
-        assertThat(EntryPointWeaver.isMapperEntry(Opcodes.ACC_PUBLIC, "toResponse",
-                "(Ljava/lang/IllegalStateException;)Ljakarta/ws/rs/core/Response;", WeaveTarget.MAPPER_JAKARTA))
+        assertThat(weaves(Opcodes.ACC_PUBLIC, "toResponse",
+                "(Ljava/lang/IllegalStateException;)Ljakarta/ws/rs/core/Response;", WeaveTarget.MAPPER_JAKARTA.bit))
                 .isTrue();
-        assertThat(EntryPointWeaver.isMapperEntry(Opcodes.ACC_PUBLIC | Opcodes.ACC_BRIDGE | Opcodes.ACC_SYNTHETIC,
-                "toResponse", "(Ljava/lang/Throwable;)Ljakarta/ws/rs/core/Response;", WeaveTarget.MAPPER_JAKARTA))
+        assertThat(weaves(Opcodes.ACC_PUBLIC | Opcodes.ACC_BRIDGE | Opcodes.ACC_SYNTHETIC,
+                "toResponse", "(Ljava/lang/Throwable;)Ljakarta/ws/rs/core/Response;", WeaveTarget.MAPPER_JAKARTA.bit))
                 .isFalse();
-        assertThat(EntryPointWeaver.isMapperEntry(Opcodes.ACC_PUBLIC, "toResponse",
-                "(Ljava/lang/Throwable;I)Ljakarta/ws/rs/core/Response;", WeaveTarget.MAPPER_JAKARTA)).isFalse();
-        assertThat(EntryPointWeaver.isMapperEntry(Opcodes.ACC_PUBLIC, "toResponse",
-                "(Ljava/lang/Throwable;)Ljakarta/ws/rs/core/Response;", WeaveTarget.SERVLET_JAKARTA)).isFalse();
+        assertThat(weaves(Opcodes.ACC_PUBLIC, "toResponse",
+                "(Ljava/lang/Throwable;I)Ljakarta/ws/rs/core/Response;", WeaveTarget.MAPPER_JAKARTA.bit)).isFalse();
+        assertThat(weaves(Opcodes.ACC_PUBLIC, "toResponse",
+                "(Ljava/lang/Throwable;)Ljakarta/ws/rs/core/Response;", WeaveTarget.SERVLET_JAKARTA.bit)).isFalse();
     }
 
     @Test
@@ -237,19 +237,24 @@ class EntryPointWeaverTest {
                 + "Ljakarta/servlet/FilterChain;)V";
         int pub = Opcodes.ACC_PUBLIC;
         int both = WeaveTarget.SERVLETS;
-        assertThat(EntryPointWeaver.isServletEntry(pub, "service", jakarta2, both)).isTrue();
-        assertThat(EntryPointWeaver.isServletEntry(pub, "doFilter", jakarta3, both)).isTrue();
-        assertThat(EntryPointWeaver.isServletEntry(pub, "doFilter", jakarta3, WeaveTarget.SERVLET_JAVAX)).isFalse();
-        assertThat(EntryPointWeaver.isServletEntry(Opcodes.ACC_PROTECTED, "service", jakarta2, both)).isFalse();
-        assertThat(EntryPointWeaver.isServletEntry(pub | Opcodes.ACC_STATIC, "service", jakarta2, both)).isFalse();
-        assertThat(EntryPointWeaver.isServletEntry(pub | Opcodes.ACC_ABSTRACT, "service", jakarta2, both)).isFalse();
-        assertThat(EntryPointWeaver.isServletEntry(pub, "doGet", jakarta2, both)).isFalse();
-        assertThat(EntryPointWeaver.isServletEntry(pub, "service",
+        assertThat(weaves(pub, "service", jakarta2, both)).isTrue();
+        assertThat(weaves(pub, "doFilter", jakarta3, both)).isTrue();
+        assertThat(weaves(pub, "doFilter", jakarta3, WeaveTarget.SERVLET_JAVAX.bit)).isFalse();
+        assertThat(weaves(Opcodes.ACC_PROTECTED, "service", jakarta2, both)).isFalse();
+        assertThat(weaves(pub | Opcodes.ACC_STATIC, "service", jakarta2, both)).isFalse();
+        assertThat(weaves(pub | Opcodes.ACC_ABSTRACT, "service", jakarta2, both)).isFalse();
+        assertThat(weaves(pub, "doGet", jakarta2, both)).isFalse();
+        assertThat(weaves(pub, "service",
                 "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;)I", both)).isFalse();
-        assertThat(EntryPointWeaver.isServletEntry(pub, "service",
+        assertThat(weaves(pub, "service",
                 "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;JJ)V", both)).isFalse();
-        assertThat(EntryPointWeaver.isServletEntry(pub, "service",
+        assertThat(weaves(pub, "service",
                 "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;J)V", both)).isTrue();
+    }
+
+    /** True if one of the targets {@code mask} weaves the method: its arguments in the order of a class file. */
+    private static boolean weaves(int access, String name, String descriptor, int mask) {
+        return WeaveTarget.weaving(mask, access, name, descriptor) != null;
     }
 
     private static boolean mentions(byte[] classFile, String name) {

@@ -28,16 +28,16 @@ class SuperTypesTest {
 
     @Test
     void aServletIsFoundThroughItsSuperclassesInItsOwnNamespace() {
-        assertThat(of(JakartaHello.class)).isEqualTo(WeaveTarget.SERVLET_JAKARTA);
-        assertThat(of(JavaxHello.class)).isEqualTo(WeaveTarget.SERVLET_JAVAX);
-        assertThat(of(jakarta.servlet.http.HttpServlet.class)).isEqualTo(WeaveTarget.SERVLET_JAKARTA);
+        assertThat(of(JakartaHello.class)).isEqualTo(WeaveTarget.SERVLET_JAKARTA.bit);
+        assertThat(of(JavaxHello.class)).isEqualTo(WeaveTarget.SERVLET_JAVAX.bit);
+        assertThat(of(jakarta.servlet.http.HttpServlet.class)).isEqualTo(WeaveTarget.SERVLET_JAKARTA.bit);
     }
 
     @Test
     void aFilterAndExceptionMappersAreFoundThroughTheirInterfaces() {
-        assertThat(of(JakartaPassFilter.class)).isEqualTo(WeaveTarget.SERVLET_JAKARTA);
-        assertThat(of(CatchAllMapper.class)).isEqualTo(WeaveTarget.MAPPER_JAKARTA);
-        assertThat(of(JavaxCatchAllMapper.class)).isEqualTo(WeaveTarget.MAPPER_JAVAX);
+        assertThat(of(JakartaPassFilter.class)).isEqualTo(WeaveTarget.SERVLET_JAKARTA.bit);
+        assertThat(of(CatchAllMapper.class)).isEqualTo(WeaveTarget.MAPPER_JAKARTA.bit);
+        assertThat(of(JavaxCatchAllMapper.class)).isEqualTo(WeaveTarget.MAPPER_JAVAX.bit);
     }
 
     @Test
@@ -52,7 +52,7 @@ class SuperTypesTest {
     void superTypesTheLoaderCannotReadContributeNothing() throws Exception {
         try (URLClassLoader empty = new URLClassLoader(new URL[0], null)) {
             assertThat(of(empty, JakartaHello.class)).isZero();
-            assertThat(of(empty, JakartaPassFilter.class)).isEqualTo(WeaveTarget.SERVLET_JAKARTA);
+            assertThat(of(empty, JakartaPassFilter.class)).isEqualTo(WeaveTarget.SERVLET_JAKARTA.bit);
         }
     }
 }

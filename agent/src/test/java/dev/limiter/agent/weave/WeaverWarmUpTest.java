@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The warm-up is worth its time only if it takes the path a real servlet takes through the transformer: its
@@ -13,22 +13,23 @@ import org.junit.jupiter.params.provider.ValueSource;
 class WeaverWarmUpTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {WeaveTarget.SERVLET_JAVAX, WeaveTarget.SERVLET_JAKARTA})
-    void theSyntheticServletIsWovenLikeARealOne(int target) {
+    @EnumSource(names = {"SERVLET_JAVAX", "SERVLET_JAKARTA"})
+    void theSyntheticServletIsWovenLikeARealOne(WeaveTarget target) {
         byte[] servlet = WeaverWarmUp.syntheticServlet(target);
 
-        assertThat(EntryPointNames.mayDeclare(servlet, target)).isTrue();
-        byte[] woven = EntryPointWeaver.weave(servlet, target);
+        assertThat(EntryPointNames.mayDeclare(servlet, target.bit)).isTrue();
+        byte[] woven = EntryPointWeaver.weave(servlet, target.bit);
 
         assertThat(woven).isNotNull();
         assertThat(new String(woven, StandardCharsets.ISO_8859_1)).contains("dev/limiter/bootstrap/LimiterBridge");
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {WeaveTarget.SERVLET_JAVAX, WeaveTarget.SERVLET_JAKARTA})
-    void theOtherNamespaceLeavesItAlone(int target) {
-        int other = target == WeaveTarget.SERVLET_JAVAX ? WeaveTarget.SERVLET_JAKARTA : WeaveTarget.SERVLET_JAVAX;
+    @EnumSource(names = {"SERVLET_JAVAX", "SERVLET_JAKARTA"})
+    void theOtherNamespaceLeavesItAlone(WeaveTarget target) {
+        WeaveTarget other =
+                target == WeaveTarget.SERVLET_JAVAX ? WeaveTarget.SERVLET_JAKARTA : WeaveTarget.SERVLET_JAVAX;
 
-        assertThat(EntryPointWeaver.weave(WeaverWarmUp.syntheticServlet(target), other)).isNull();
+        assertThat(EntryPointWeaver.weave(WeaverWarmUp.syntheticServlet(target), other.bit)).isNull();
     }
 }

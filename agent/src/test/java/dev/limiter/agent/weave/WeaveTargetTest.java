@@ -1,0 +1,123 @@
+package dev.limiter.agent.weave;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+import net.bytebuddy.jar.asm.Type;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Each description is all the transformer knows of its target: a class implementing one of its types and
+ * declaring one of its methods, as the API declares it, must pass every check the transformer derives from the
+ * description (the loader sees the API, the constant pool holds the name, the super types match) and be woven.
+ * The API types are the real ones on the test class path, so a misspelt type, method or resource fails here.
+ */
+class WeaveTargetTest {
+
+    private static final String PROBE = "probe/Implementation";
+
+    @Test
+    void eachTargetHasItsOwnBitAndTheMasksCoverThemAll() {
+        int all = 0;
+        for (WeaveTarget target : WeaveTarget.ALL) {
+            assertThat(Integer.bitCount(target.bit)).as(target + " is one bit").isEqualTo(1);
+            assertThat(all & target.bit).as(target + " shares no bit").isZero();
+            all |= target.bit;
+        }
+        assertThat(WeaveTarget.SERVLETS | WeaveTarget.MAPPERS).isEqualTo(all);
+        assertThat(WeaveTarget.SERVLETS & WeaveTarget.MAPPERS).isZero();
+        assertThat(all).as("cached boxed Integers").isLessThanOrEqualTo(127);
+    }
+
+    @ParameterizedTest
+    @EnumSource(WeaveTarget.class)
+    void aLoaderThatSeesTheApiSeesTheTarget(WeaveTarget target) throws Exception {
+        List<String> typeFiles = new ArrayList<>();
+        for (String type : target.types) {
+            typeFiles.add(type + ".class");
+        }
+        assertThat(typeFiles).as("the resource is one of the matched types").contains(target.apiResource);
+        Class<?> api = apiType(target.apiResource.substring(0, target.apiResource.length() - ".class".length()));
+        URL jar = api.getProtectionDomain().getCodeSource().getLocation();
+        try (URLClassLoader apiOnly = new URLClassLoader(new URL[] {jar}, null)) {
+            assertThat(new ApiVisibility().of(apiOnly) & target.bit).isEqualTo(target.bit);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(WeaveTarget.class)
+    void everyTypeDeclaresAWovenMethodAndAnImplementationOfItIsWoven(WeaveTarget target) throws Exception {
+        for (String type : target.types) {
+            Class<?> api = apiType(type);
+            assertThat(LoadedClasses.targetsOf(loadedImplementationOf(api))).as(type).isEqualTo(target.bit);
+            int woven = 0;
+            for (Method method : api.getDeclaredMethods()) {
+                if (!List.of(target.methods).contains(method.getName()) || Modifier.isStatic(method.getModifiers())) {
+                    continue;
+                }
+                String descriptor = Type.getMethodDescriptor(method);
+                byte[] classFile = implementation(type, method.getName(), descriptor);
+                String what = type + "." + method.getName() + descriptor;
+
+                assertThat(EntryPointNames.mayDeclare(classFile, target.bit)).as(what).isTrue();
+                try (URLClassLoader empty = new URLClassLoader(new URL[0], null)) {
+                    assertThat(new SuperTypes().of(empty, PROBE, classFile)).as(what).isEqualTo(target.bit);
+                }
+                byte[] wovenFile = EntryPointWeaver.weave(classFile, target.bit);
+                assertThat(wovenFile).as(what).isNotNull();
+                assertThat(new String(wovenFile, StandardCharsets.ISO_8859_1)).contains(ServletEntryAdvice.BRIDGE);
+                woven++;
+            }
+            assertThat(woven).as(type + " declares one of " + List.of(target.methods)).isPositive();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(WeaveTarget.class)
+    void aClassWithoutTheMethodNamesIsPassedOverAndNotWoven(WeaveTarget target) {
+        byte[] classFile = implementation(target.types[0], "unrelated", "()V");
+
+        assertThat(EntryPointNames.mayDeclare(classFile, target.bit)).isFalse();
+        assertThat(EntryPointWeaver.weave(classFile, target.bit)).isNull();
+    }
+
+    private static Class<?> apiType(String internalName) throws ClassNotFoundException {
+        return Class.forName(internalName.replace('/', '.'), false, WeaveTargetTest.class.getClassLoader());
+    }
+
+    private static Class<?> loadedImplementationOf(Class<?> api) {
+        return Proxy.newProxyInstance(api.getClassLoader(), new Class<?>[] {api}, (proxy, method, args) -> null)
+                .getClass();
+    }
+
+    /** A class implementing {@code type} with one public method of that name and descriptor (its body returns). */
+    private static byte[] implementation(String type, String name, String descriptor) {
+        ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+        writer.visit(Opcodes.V11, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, PROBE, null, "java/lang/Object",
+                new String[] {type});
+        MethodVisitor method = writer.visitMethod(Opcodes.ACC_PUBLIC, name, descriptor, null, null);
+        method.visitCode();
+        if (Type.getReturnType(descriptor).getSort() == Type.VOID) {
+            method.visitInsn(Opcodes.RETURN);
+        } else {
+            method.visitInsn(Opcodes.ACONST_NULL);
+            method.visitInsn(Opcodes.ARETURN);
+        }
+        method.visitMaxs(0, 0);
+        method.visitEnd();
+        writer.visitEnd();
+        return writer.toByteArray();
+    }
+}
