@@ -3,6 +3,7 @@ package dev.limiter.bench;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.Strategies;
+import dev.limiter.core.clock.SystemClock;
 
 /**
  * Builds our side of each comparison from {@link SameLimits}, and fails a benchmark loudly when it is not on the
@@ -29,6 +30,18 @@ final class OurLimiters {
                 : LimitConfig.of(SameLimits.ALLOWED_LIMIT, SameLimits.ALLOWED_WINDOW.toMillis());
         strategy.validate(config);
         return config;
+    }
+
+    /**
+     * {@code config} on the named clock: {@code coarse} leaves it on the library's default (the shared
+     * {@code CoarseClock}), {@code system} reads {@link SystemClock}, as the agent's rules do.
+     */
+    static LimitConfig onClock(LimitConfig config, String clock) {
+        return switch (clock) {
+            case "coarse" -> config;
+            case "system" -> config.withClock(SystemClock.INSTANCE);
+            default -> throw new IllegalArgumentException("unknown clock " + clock + "; known: coarse, system");
+        };
     }
 
     /** The rejected-path limits, validated as a rule would be. */
