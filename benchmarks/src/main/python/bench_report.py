@@ -18,14 +18,23 @@ Result = namedtuple("Result", "mean err median bytes iterations")
 PKG = "dev.limiter.bench."
 OUR_STRATEGIES = ["fixed-window", "token-bucket", "sliding-window", "leaky-bucket"]
 
+# Params a benchmark gained later, with the value its results had before: a run that predates the parameter is
+# read as if it had been given this value, so old and new runs fill the same rows. StrategyBenchmark's checks
+# read the library's default CoarseClock until it got a `clock` parameter (`system`: what the agent's rules read).
+IMPLICIT_PARAMS = {"StrategyBenchmark.check": {"clock": "coarse"}}
+
 # (row label, benchmark method, params) for the allowed-path table, in display order.
-OURS_ALLOWED = [(f"ours `{s}` check", "StrategyBenchmark.check", {"strategy": s}) for s in OUR_STRATEGIES] + [
+OURS_ALLOWED = [(f"ours `{s}` check", "StrategyBenchmark.check", {"strategy": s, "clock": "coarse"})
+                for s in OUR_STRATEGIES] + [
     ("ours `concurrency` acquire+release", "ConcurrencyBenchmark.acquireRelease", {}),
     ("ours `LocalKeyedLimiter.tryAcquire` (existing key, fixed-window)", "KeyedLimiterBenchmark.tryAcquireExistingKey", {}),
     ("ours facade `Limit.tryAcquire(out)` (token-bucket)", "GuardBenchmark.limitTryAcquire", {}),
     ("ours facade `Limit.tryAcquire()` (thread-local out)", "GuardBenchmark.limitTryAcquireThreadLocalOut", {}),
     ("ours facade `guard.limit(name, ...)` + `tryAcquire(out)` per call", "GuardBenchmark.lookUpByNameThenTryAcquire", {}),
 ]
+# The same checks on the system clock, as the agent runs them; shown when the run has them.
+OURS_ALLOWED_SYSTEM_CLOCK = [(f"ours `{s}` check, system clock (the agent's)", "StrategyBenchmark.check",
+                              {"strategy": s, "clock": "system"}) for s in OUR_STRATEGIES]
 PEERS_ALLOWED = [
     ("Bucket4j `tryConsume(1)`", "Bucket4jBenchmark.tryConsume", {}),
     ("Resilience4j `AtomicRateLimiter.acquirePermission()`", "Resilience4jBenchmark.acquirePermission", {}),
@@ -94,7 +103,8 @@ def load(path):
         data = json.load(f)
     for r in data:
         name = r["benchmark"][len(PKG):] if r["benchmark"].startswith(PKG) else r["benchmark"]
-        params = tuple(sorted((r.get("params") or {}).items()))
+        params = dict(IMPLICIT_PARAMS.get(name, {}), **(r.get("params") or {}))
+        params = tuple(sorted(params.items()))
         norm = r.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {}).get("score")
         err = number(r["primaryMetric"].get("scoreError"))
         norm = number(norm)
@@ -108,6 +118,11 @@ def load(path):
 
 def get(results, method, params, threads):
     return results.get((method, tuple(sorted(params.items())), threads))
+
+
+def measured(results, rows):
+    """The rows of `rows` that have a result at 1 or 2 threads."""
+    return [r for r in rows if get(results, r[1], r[2], 1) is not None or get(results, r[1], r[2], 2) is not None]
 
 
 def ns(v):
@@ -215,7 +230,8 @@ def main():
     w("")
     w("| benchmark | 1 thread: median ns/op | mean ± err | B/op | 2 threads: median ns/op | mean ± err | B/op |")
     w("|---|---:|---:|---:|---:|---:|---:|")
-    for label, method, params in OURS_ALLOWED + PEERS_ALLOWED + BASELINES:
+    system_clock = measured(results, OURS_ALLOWED_SYSTEM_CLOCK)
+    for label, method, params in OURS_ALLOWED + system_clock + PEERS_ALLOWED + BASELINES:
         one, two = get(results, method, params, 1), get(results, method, params, 2)
         w(f"| {label} | {med(one)} | {ns(one)} | {bop(one)} | {med(two)} | {ns(two)} | {bop(two)} |")
     w("")
@@ -227,7 +243,7 @@ def main():
     head = " | ".join(f"vs {p} 1t | vs {p} 2t" for p in PEER_SHORT)
     w(f"| ours | {head} |")
     w("|---|" + "---:|" * (2 * len(PEER_SHORT)))
-    for label, method, params in OURS_ALLOWED:
+    for label, method, params in OURS_ALLOWED + system_clock:
         cells = []
         for _, pm, pp in PEERS_ALLOWED:
             for t in (1, 2):

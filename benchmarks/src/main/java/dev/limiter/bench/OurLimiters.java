@@ -2,6 +2,7 @@ package dev.limiter.bench;
 
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
+import dev.limiter.core.clock.SystemClock;
 import dev.limiter.core.strategy.Strategies;
 
 /**
@@ -29,6 +30,18 @@ final class OurLimiters {
                 : LimitConfig.of(SameLimits.ALLOWED_LIMIT, SameLimits.ALLOWED_WINDOW.toMillis());
         strategy.validate(config);
         return config;
+    }
+
+    /**
+     * {@code config} on the named clock: {@code coarse} leaves it on the library's default (the shared
+     * {@code CoarseClock}), {@code system} reads {@link SystemClock}, as the agent's rules do.
+     */
+    static LimitConfig onClock(LimitConfig config, String clock) {
+        return switch (clock) {
+            case "coarse" -> config;
+            case "system" -> config.withClock(SystemClock.INSTANCE);
+            default -> throw new IllegalArgumentException("unknown clock " + clock + "; known: coarse, system");
+        };
     }
 
     /** The rejected-path limits, validated as a rule would be. */

@@ -17,9 +17,13 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One hot key, allowed path: {@link RateLimitStrategy#check} on a single shared bucket, the cost the agent pays
- * per admitted request once the key is found. All benchmark threads hit the same bucket, so the 2-thread run
- * measures CAS contention on one key, the worst case.
+ * One hot key, allowed path: {@link RateLimitStrategy#check} on a single shared bucket, the cost of an admitted
+ * call once the key is found. All benchmark threads hit the same bucket, so the 2-thread run measures CAS
+ * contention on one key, the worst case.
+ *
+ * <p>{@code clock} picks where the check reads time: {@code coarse} is the library's default ({@link LimitConfig}
+ * left on its shared {@code CoarseClock}, exactly as before this parameter existed), {@code system} is what the
+ * agent's rules read ({@code SystemClock}: one {@code System.currentTimeMillis()} per check).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -32,6 +36,9 @@ public class StrategyBenchmark {
     @Param({"fixed-window", "token-bucket", "sliding-window", "leaky-bucket"})
     String strategy;
 
+    @Param({"coarse", "system"})
+    String clock = "coarse";
+
     private RateLimitStrategy algorithm;
     private LimitConfig config;
     private Bucket bucket;
@@ -39,7 +46,7 @@ public class StrategyBenchmark {
     @Setup
     public void setUp() {
         algorithm = OurLimiters.strategy(strategy);
-        config = OurLimiters.allowedConfig(algorithm);
+        config = OurLimiters.onClock(OurLimiters.allowedConfig(algorithm), clock);
         bucket = algorithm.newBucket(config);
     }
 

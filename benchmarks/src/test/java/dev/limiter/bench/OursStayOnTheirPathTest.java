@@ -23,14 +23,27 @@ class OursStayOnTheirPathTest {
     @ParameterizedTest
     @ValueSource(strings = {"fixed-window", "token-bucket", "sliding-window", "leaky-bucket"})
     void allowedPathAdmitsEveryCall(String strategy) {
-        StrategyBenchmark benchmark = new StrategyBenchmark();
-        benchmark.strategy = strategy;
-        benchmark.setUp();
-        CallerThread thread = new CallerThread();
-        for (int i = 0; i < CALLS; i++) {
-            assertThat(benchmark.check(thread)).isTrue();
+        for (String clock : new String[] {"coarse", "system"}) {
+            StrategyBenchmark benchmark = new StrategyBenchmark();
+            benchmark.strategy = strategy;
+            benchmark.clock = clock;
+            benchmark.setUp();
+            CallerThread thread = new CallerThread();
+            for (int i = 0; i < CALLS; i++) {
+                assertThat(benchmark.check(thread)).as("%s on the %s clock", strategy, clock).isTrue();
+            }
+            assertThat(thread.unexpected()).isZero();
         }
-        assertThat(thread.unexpected()).isZero();
+    }
+
+    @Test
+    void unknownClockFailsSetUp() {
+        StrategyBenchmark benchmark = new StrategyBenchmark();
+        benchmark.strategy = "fixed-window";
+        benchmark.clock = "sundial";
+        assertThatThrownBy(benchmark::setUp)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sundial");
     }
 
     @ParameterizedTest
