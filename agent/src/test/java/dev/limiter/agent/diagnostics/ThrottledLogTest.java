@@ -2,9 +2,8 @@ package dev.limiter.agent.diagnostics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
+import dev.limiter.agent.testing.LogCapture;
 import java.util.List;
-import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
@@ -13,24 +12,10 @@ class ThrottledLogTest {
 
     @Test
     void writesOneRecordPerIntervalAndCountsTheRest() {
-        List<LogRecord> records = new ArrayList<>();
         Logger logger = Logger.getLogger("dev.limiter.test.throttled");
         logger.setUseParentHandlers(false);
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                records.add(record);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        logger.addHandler(handler);
+        LogCapture capture = LogCapture.on(logger);
+        List<LogRecord> records = capture.records;
         try {
             ThrottledLog log = new ThrottledLog("dev.limiter.test.throttled", 60_000);
             for (int i = 0; i < 1000; i++) {
@@ -46,7 +31,7 @@ class ThrottledLogTest {
             unthrottled.warn("b", null);
             assertThat(records).hasSize(3);
         } finally {
-            logger.removeHandler(handler);
+            capture.close();
         }
     }
 }

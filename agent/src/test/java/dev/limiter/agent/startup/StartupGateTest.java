@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limiter.bootstrap.BridgeDelegate;
 import dev.limiter.bootstrap.LimiterBridge;
-import dev.limiter.bootstrap.RequestFrame;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,18 +98,7 @@ class StartupGateTest {
         assertThat(LimiterBridge.servletEnter(http.request, http.response)).isFalse();
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isGreaterThanOrEqualTo(50);
         List<String> events = new ArrayList<>();
-        pending.ready(new BridgeDelegate() {
-            @Override
-            public boolean onRequestStart(RequestFrame frame) {
-                events.add("checked");
-                return false;
-            }
-
-            @Override
-            public void onRequestEnd(RequestFrame frame) {
-                events.add("ended");
-            }
-        });
+        pending.ready(new RecordingBridgeDelegate(events, false));
         LimiterBridge.servletExit(); // the unchecked request ends: nothing to release in the real limiter
         assertThat(events).isEmpty();
         LimiterBridge.servletEnter(http.request, http.response); // the next one goes straight to it
