@@ -224,11 +224,14 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         return maxKeys;
     }
 
+    /** {@inheritDoc} Also zeroes {@link #keysRefused} and {@link #keysAdmittedWithoutState}. */
     @Override
     public void reset() {
         for (String key : buckets.keySet()) {
             resetKey(key);
         }
+        refused.reset();
+        admittedWithoutState.reset();
     }
 
     /**
