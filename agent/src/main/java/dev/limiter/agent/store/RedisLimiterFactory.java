@@ -66,7 +66,9 @@ public final class RedisLimiterFactory implements LimiterFactory {
                             + redis.stats().getLastError());
                 }
             }
-            return redis.limiter(ruleId, strategy.name(), config, maxKeys); // keys expire by TTL: no on-full
+            KeyedLimiter limiter = redis.limiter(ruleId, strategy.name(), config, maxKeys);
+            limiter.onFull(onFull); // its local fallback's choice: keys in Redis expire by themselves
+            return limiter;
         } catch (IllegalArgumentException e) {
             // the validator checked the section; this is a limit the script cannot compute exactly, or a setting
             // the client refuses: never half a reload, so this rule runs locally and says why
