@@ -187,8 +187,8 @@ class JmxRegistrarTest {
         assertThat(rejections("/api/a", "10.0.0.2", 2)).as("every key has a full budget again").isZero();
     }
 
-    @Test
-    void keysRefusedCountsNewKeysTurnedAwayWhileEverySlotHoldsLiveStateAndResetZeroesIt() throws Exception {
+    /** Reloads over JMX a file whose only rule is {@code api}: one permit a minute per IP, plus {@code extra}. */
+    private void reloadOnlyApi(String extra) throws Exception {
         rewrite("""
                 version: 1
                 rules:
@@ -197,9 +197,13 @@ class JmxRegistrarTest {
                     key: ip
                     limit: 1
                     window: 1m
-                    max-keys: 2
-                """);
+                """ + extra.indent(4));
         assertThat((String) invoke(LIMITER, "reload")).startsWith("reloaded ");
+    }
+
+    @Test
+    void keysRefusedCountsNewKeysTurnedAwayWhileEverySlotHoldsLiveStateAndResetZeroesIt() throws Exception {
+        reloadOnlyApi("max-keys: 2");
         assertThat(rejections("/api/a", "10.0.0.1", 2)).isEqualTo(1);
         assertThat(rejections("/api/a", "10.0.0.2", 1)).isZero();
         for (int i = 0; i < 20; i++) {
@@ -217,18 +221,7 @@ class JmxRegistrarTest {
 
     @Test
     void keysAdmittedWithoutStateCountsNewKeysLetThroughUnderOnFullAllow() throws Exception {
-        rewrite("""
-                version: 1
-                rules:
-                  - id: api
-                    match: { http: { path: /api/** } }
-                    key: ip
-                    limit: 1
-                    window: 1m
-                    max-keys: 1
-                    on-full: allow
-                """);
-        assertThat((String) invoke(LIMITER, "reload")).startsWith("reloaded ");
+        reloadOnlyApi("max-keys: 1\non-full: allow");
         assertThat(rejections("/api/a", "10.0.0.1", 2)).isEqualTo(1);
         assertThat(rejections("/api/a", "10.0.0.2", 3)).as("admitted without state").isZero();
         assertThat(attr(API, "KeysAdmittedWithoutState")).isEqualTo(3L);
