@@ -47,4 +47,21 @@ public interface KeyedLimiter {
      * same; a rule whose strategy changes gets a new limiter instead.
      */
     void reconfigure(LimitConfig config);
+
+    /**
+     * Applies a new {@link OnFull} choice from the next new key on (live reload). Stores that do not bound their
+     * keys in this JVM (Redis expires keys by TTL) ignore it.
+     */
+    default void onFull(OnFull onFull) {
+    }
+
+    /** Requests of new keys refused because every slot held live state ({@link OnFull#REJECT}, bulkheads). */
+    default long keysRefused() {
+        return 0;
+    }
+
+    /** Requests of new keys admitted without state because every slot held live state ({@link OnFull#ALLOW}). */
+    default long keysAdmittedWithoutState() {
+        return 0;
+    }
 }

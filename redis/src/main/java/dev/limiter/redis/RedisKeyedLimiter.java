@@ -2,6 +2,7 @@ package dev.limiter.redis;
 
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
+import dev.limiter.core.OnFull;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.store.LocalKeyedLimiter;
@@ -234,6 +235,27 @@ final class RedisKeyedLimiter implements KeyedLimiter {
         held.remove(key);
         byte[] redisKey = redisKey(key);
         store.admin(c -> c.del(redisKey));
+    }
+
+    /**
+     * Applies to the local fallback only ({@code on-failure: local}), the one place this limiter bounds keys in
+     * this JVM: keys in Redis expire by themselves and are not bounded by {@code maxKeys}.
+     */
+    @Override
+    public void onFull(OnFull onFull) {
+        local.onFull(onFull);
+    }
+
+    /** New keys the local fallback refused while full of live state. */
+    @Override
+    public long keysRefused() {
+        return local.keysRefused();
+    }
+
+    /** New keys the local fallback admitted without state while full of live state. */
+    @Override
+    public long keysAdmittedWithoutState() {
+        return local.keysAdmittedWithoutState();
     }
 
     @Override

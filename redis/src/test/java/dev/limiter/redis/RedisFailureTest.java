@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
+import dev.limiter.core.OnFull;
 import dev.limiter.core.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -267,6 +268,28 @@ class RedisFailureTest {
             }
             assertThat(allow.stats().getFallbacks()).isEqualTo(5);
             assertThat(reject.stats().getState()).isEqualTo(StoreState.FALLBACK);
+        }
+    }
+
+    @Test
+    void theLocalFallbackAppliesOnFullWhenItsKeysAreAllLive() throws Exception {
+        int port = RedisServer.freePort(); // nothing listens there
+        RedisSettings settings = RedisSettings.of("redis://127.0.0.1:" + port).withTimeout(TIMEOUT)
+                .withOnFailure(OnFailure.LOCAL);
+        long[] out = Outcome.newArray();
+        try (RedisStore store = RedisStore.connect(settings)) {
+            KeyedLimiter limiter = store.limiter("r", "fixed-window", LimitConfig.of(1, LONG_WINDOW), 2);
+            limiter.onFull(OnFull.REJECT);
+            assertThat(limiter.tryAcquire("x", out)).isTrue();
+            assertThat(limiter.tryAcquire("y", out)).isTrue();
+            for (int i = 0; i < 5; i++) {
+                assertThat(limiter.tryAcquire("new" + i, out)).isFalse();
+                assertThat(limiter.tryAcquire("x", out)).as("x stays throttled").isFalse();
+            }
+            assertThat(limiter.keysRefused()).isEqualTo(5);
+            limiter.onFull(OnFull.ALLOW);
+            assertThat(limiter.tryAcquire("new", out)).isTrue();
+            assertThat(limiter.keysAdmittedWithoutState()).isEqualTo(1);
         }
     }
 

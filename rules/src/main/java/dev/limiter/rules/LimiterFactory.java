@@ -2,6 +2,7 @@ package dev.limiter.rules;
 
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
+import dev.limiter.core.OnFull;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.store.LocalKeyedLimiter;
 import dev.limiter.core.strategy.Strategies;
@@ -17,8 +18,8 @@ import dev.limiter.core.strategy.Strategies;
 public interface LimiterFactory {
 
     /** In-JVM limiters for every rule. */
-    LimiterFactory LOCAL = (ruleId, store, strategy, config, maxKeys) ->
-            LocalKeyedLimiter.create(strategy, config, maxKeys);
+    LimiterFactory LOCAL = (ruleId, store, strategy, config, maxKeys, onFull) ->
+            LocalKeyedLimiter.create(strategy, config, maxKeys, onFull);
 
     /**
      * A new limiter for a rule.
@@ -28,10 +29,12 @@ public interface LimiterFactory {
      * @param strategy the resolved strategy
      * @param config   the rule's limits
      * @param maxKeys  the bound of locally held keys
+     * @param onFull   what a new key gets when every locally held key has live state (a store that does not
+     *                 hold keys locally, as Redis with its expiring keys, ignores it)
      * @return the limiter; never null
      */
     KeyedLimiter create(String ruleId, StoreSpec store, RateLimitStrategy strategy, LimitConfig config,
-            int maxKeys);
+            int maxKeys, OnFull onFull);
 
     /**
      * True if a rule of {@code strategy} can keep its state in {@code store}; the compiler reports a rule that

@@ -62,6 +62,16 @@ final class RuleControl implements RuleMXBean {
     }
 
     @Override
+    public long getKeysRefused() {
+        return rule().limiter().keysRefused();
+    }
+
+    @Override
+    public long getKeysAdmittedWithoutState() {
+        return rule().limiter().keysAdmittedWithoutState();
+    }
+
+    @Override
     public long getLimit() {
         return rule().limiter().config().limit();
     }

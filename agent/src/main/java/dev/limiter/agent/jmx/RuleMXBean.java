@@ -28,6 +28,18 @@ public interface RuleMXBean {
     /** Keys with live state in the rule's limiter. */
     int getActiveKeys();
 
+    /**
+     * Requests of new keys refused because every key slot ({@code max-keys}) held live state: {@code on-full:
+     * reject}, and {@code concurrency} rules under every choice. 0 for rules in Redis.
+     */
+    long getKeysRefused();
+
+    /**
+     * Requests of new keys admitted without state because every key slot held live state ({@code on-full:
+     * allow}).
+     */
+    long getKeysAdmittedWithoutState();
+
     /** Permits per window (concurrency: calls in flight). */
     long getLimit();
 

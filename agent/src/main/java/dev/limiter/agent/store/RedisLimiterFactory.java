@@ -2,6 +2,7 @@ package dev.limiter.agent.store;
 
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
+import dev.limiter.core.OnFull;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.store.LocalKeyedLimiter;
 import dev.limiter.redis.OnFailure;
@@ -47,9 +48,9 @@ public final class RedisLimiterFactory implements LimiterFactory {
 
     @Override
     public synchronized KeyedLimiter create(String ruleId, StoreSpec store, RateLimitStrategy strategy,
-            LimitConfig config, int maxKeys) {
+            LimitConfig config, int maxKeys, OnFull onFull) {
         if (!store.isRedis()) {
-            return LocalKeyedLimiter.create(strategy, config, maxKeys);
+            return LocalKeyedLimiter.create(strategy, config, maxKeys, onFull);
         }
         try {
             RedisStore redis = stores.get(store);
@@ -65,12 +66,14 @@ public final class RedisLimiterFactory implements LimiterFactory {
                             + redis.stats().getLastError());
                 }
             }
-            return redis.limiter(ruleId, strategy.name(), config, maxKeys);
+            KeyedLimiter limiter = redis.limiter(ruleId, strategy.name(), config, maxKeys);
+            limiter.onFull(onFull); // its local fallback's choice: keys in Redis expire by themselves
+            return limiter;
         } catch (IllegalArgumentException e) {
             // the validator checked the section; this is a limit the script cannot compute exactly, or a setting
             // the client refuses: never half a reload, so this rule runs locally and says why
             log.warning("limiter: rule '" + ruleId + "' stays local: " + e.getMessage());
-            return LocalKeyedLimiter.create(strategy, config, maxKeys);
+            return LocalKeyedLimiter.create(strategy, config, maxKeys, onFull);
         }
     }
 

@@ -187,6 +187,48 @@ class JmxRegistrarTest {
         assertThat(rejections("/api/a", "10.0.0.2", 2)).as("every key has a full budget again").isZero();
     }
 
+    /** Reloads over JMX a file whose only rule is {@code api}: one permit a minute per IP, plus {@code extra}. */
+    private void reloadOnlyApi(String extra) throws Exception {
+        rewrite("""
+                version: 1
+                rules:
+                  - id: api
+                    match: { http: { path: /api/** } }
+                    key: ip
+                    limit: 1
+                    window: 1m
+                """ + extra.indent(4));
+        assertThat((String) invoke(LIMITER, "reload")).startsWith("reloaded ");
+    }
+
+    @Test
+    void keysRefusedCountsNewKeysTurnedAwayWhileEverySlotHoldsLiveStateAndResetZeroesIt() throws Exception {
+        reloadOnlyApi("max-keys: 2");
+        assertThat(rejections("/api/a", "10.0.0.1", 2)).isEqualTo(1);
+        assertThat(rejections("/api/a", "10.0.0.2", 1)).isZero();
+        for (int i = 0; i < 20; i++) {
+            assertThat(get("/api/a", "192.0.2." + i)).as("a new key, every slot live: refused").isTrue();
+        }
+        assertThat(rejections("/api/a", "10.0.0.1", 1)).as("still throttled").isEqualTo(1);
+        assertThat(attr(API, "KeysRefused")).isEqualTo(20L);
+        assertThat(attr(API, "KeysAdmittedWithoutState")).isEqualTo(0L);
+        assertThat(attr(API, "Rejected")).isEqualTo(22L);
+        assertThat(attr(API, "ActiveKeys")).isEqualTo(2);
+
+        invoke(API, "reset");
+        assertThat(attr(API, "KeysRefused")).isEqualTo(0L);
+    }
+
+    @Test
+    void keysAdmittedWithoutStateCountsNewKeysLetThroughUnderOnFullAllow() throws Exception {
+        reloadOnlyApi("max-keys: 1\non-full: allow");
+        assertThat(rejections("/api/a", "10.0.0.1", 2)).isEqualTo(1);
+        assertThat(rejections("/api/a", "10.0.0.2", 3)).as("admitted without state").isZero();
+        assertThat(attr(API, "KeysAdmittedWithoutState")).isEqualTo(3L);
+        assertThat(attr(API, "KeysRefused")).isEqualTo(0L);
+        assertThat(attr(API, "Allowed")).isEqualTo(4L);
+    }
+
     @Test
     void theKillSwitchLetsEverythingThroughUntilItIsReleased() throws Exception {
         assertThat(rejections("/search", "10.0.0.1", 2)).isEqualTo(1);

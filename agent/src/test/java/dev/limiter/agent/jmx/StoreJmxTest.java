@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.limiter.agent.store.RedisLimiterFactory;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
+import dev.limiter.core.OnFull;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.strategy.Strategies;
 import dev.limiter.rules.StoreSpec;
@@ -49,7 +50,7 @@ class StoreJmxTest {
         StoreSpec spec = new StoreSpec("redis", List.of("redis://app:pw@127.0.0.1:" + port), 50, "allow",
                 "limiter:");
         KeyedLimiter limiter = factory.create("r", spec, Strategies.byName("fixed-window"),
-                LimitConfig.of(1, 60_000), 100);
+                LimitConfig.of(1, 60_000), 100, OnFull.REJECT);
         factory.retain(List.of(spec));
         long[] out = Outcome.newArray();
         for (int i = 0; i < 3; i++) {

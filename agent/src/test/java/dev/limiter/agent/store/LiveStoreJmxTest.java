@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
+import dev.limiter.core.OnFull;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.strategy.Strategies;
 import dev.limiter.rules.StoreSpec;
@@ -52,7 +53,7 @@ class LiveStoreJmxTest {
         try {
             StoreSpec spec = new StoreSpec("redis", List.of(redis.uri()), 500, "local", "jmx-test:");
             KeyedLimiter limiter = factory.create("live", spec, Strategies.byName("fixed-window"),
-                    LimitConfig.of(10, 60_000), 100);
+                    LimitConfig.of(10, 60_000), 100, OnFull.REJECT);
             factory.retain(List.of(spec));
             long[] out = Outcome.newArray();
             int admitted = 0;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.limiter.agent.testing.LogCapture;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
+import dev.limiter.core.OnFull;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.store.LocalKeyedLimiter;
 import dev.limiter.core.strategy.Strategies;
@@ -176,7 +177,7 @@ class RedisLimiterFactoryTest {
         StoreSpec spec = new StoreSpec("redis", List.of(redis.uri()), 2000, "local", "agent-test:");
         // 1 permit per 49 days with a capacity of 4 million: beyond the 2^53 the GCRA script computes exactly
         KeyedLimiter limiter = first.create("huge", spec, Strategies.byName("token-bucket"),
-                LimitConfig.of(1, 49L * 24 * 3600 * 1000).withCapacity(4_000_000), 10);
+                LimitConfig.of(1, 49L * 24 * 3600 * 1000).withCapacity(4_000_000), 10, OnFull.REJECT);
 
         assertThat(limiter).isInstanceOf(LocalKeyedLimiter.class);
         assertThat(limiter.tryAcquire("k", out)).isTrue();
@@ -190,7 +191,7 @@ class RedisLimiterFactoryTest {
             StoreSpec wrong = new StoreSpec("redis", List.of(secured.uri("app:wrong-pw")), 2000, "local",
                     "agent-test:");
             KeyedLimiter limiter = first.create("secured", wrong, Strategies.byName("fixed-window"),
-                    LimitConfig.of(2, 60_000), 10);
+                    LimitConfig.of(2, 60_000), 10, OnFull.REJECT);
             int admitted = 0;
             for (int i = 0; i < 4; i++) {
                 admitted += limiter.tryAcquire("k", out) ? 1 : 0;
@@ -207,7 +208,7 @@ class RedisLimiterFactoryTest {
             StoreSpec right = new StoreSpec("redis", List.of(secured.uri(":right-pw")), 2000, "local",
                     "agent-test:");
             KeyedLimiter ok = first.create("secured", right, Strategies.byName("fixed-window"),
-                    LimitConfig.of(2, 60_000), 10);
+                    LimitConfig.of(2, 60_000), 10, OnFull.REJECT);
             assertThat(ok.tryAcquire("k", out)).isTrue();
             assertThat(records.get(1).getMessage()).endsWith(" up").doesNotContain("right-pw");
         } finally {

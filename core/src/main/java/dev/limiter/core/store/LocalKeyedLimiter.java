@@ -3,6 +3,7 @@ package dev.limiter.core.store;
 import dev.limiter.core.Bucket;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
+import dev.limiter.core.OnFull;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.RateLimitStrategy;
 import java.util.Arrays;
@@ -10,6 +11,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One rule's buckets in this JVM: key (client IP, user, header value...) to {@link Bucket}, bounded.
@@ -20,13 +22,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Why bounded, and how: keyed limiters die by key cardinality (one random key per request exhausts the heap),
  * so at most {@code maxKeys} keys live at once. A new key first reserves a slot in an atomic counter; when the
  * store is full it evicts before inserting, with a CLOCK-like sampled sweep: a hand walks the map (a weakly
- * consistent iterator, kept across calls so every key gets its turn), drops every idle key it meets in a sample
- * of {@value #SAMPLE} entries (idle = the strategy says the bucket holds nothing worth keeping: a full budget,
- * nothing in flight), and if the sample held no idle key, drops the first few keys that are not bulkheads with
- * work in flight ({@link #forcedBatch}: up to {@value #MAX_FORCED_BATCH}, so a flood of new keys does not take
- * the lock on every insertion). Evicting a non-idle key resets that key's budget: under a flood of new keys, an existing key can get a
- * fresh budget. That is the price of the bound (documented in docs/strategies.md). Keys with calls in flight are
- * never evicted ({@link RateLimitStrategy#retire}); if every key has calls in flight the new key is rejected.
+ * consistent iterator, kept across calls so every key gets its turn) and drops every idle key it meets (idle =
+ * the strategy says the bucket holds nothing a fresh key would not: an expired window, a full bucket, nothing in
+ * flight), stopping after a sample of {@value #SAMPLE} entries that held one, or after a lap of the map (at most
+ * {@value #MAX_WALK} entries). Dropping an idle key changes no decision, so idle keys always go first.
+ *
+ * <p>Only when the walk found no idle key does the {@link OnFull} choice decide, because then any eviction resets
+ * a live budget, and a flood of new keys could reset a throttled key's limit: {@link OnFull#REJECT} refuses the
+ * new key's request, {@link OnFull#ALLOW} admits it without storing anything for it, and {@link OnFull#EVICT}
+ * drops the first few non-idle keys the walk met ({@link #forcedBatch}: up to {@value #MAX_FORCED_BATCH}, so a
+ * flood of new keys does not take the lock on every insertion). Keys with calls in flight are never evicted
+ * ({@link RateLimitStrategy#retire}) and a permit taken without a bucket could not be released exactly, so a
+ * bulkhead refuses the new key under every choice. Refusals and stateless admissions are counted
+ * ({@link #keysRefused}, {@link #keysAdmittedWithoutState}).
  *
  * <p>Why not Caffeine: core is JDK-only, and its W-TinyLFU admission buys hit-rate, which a limiter does not
  * need: an evicted key costs a budget reset, not a cache miss to recompute, and idle keys (the common victims)
@@ -70,12 +78,16 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
     /** Non-idle candidates of the current sweep (guarded by handLock; cleared after each sweep). */
     private final String[] victimKeys;
     private final Bucket[] victims;
+    private final LongAdder refused = new LongAdder();
+    private final LongAdder admittedWithoutState = new LongAdder();
     private Iterator<Map.Entry<String, Bucket>> hand;
     private volatile LimitConfig config;
+    private volatile OnFull onFull;
 
-    private LocalKeyedLimiter(RateLimitStrategy strategy, LimitConfig config, int maxKeys) {
+    private LocalKeyedLimiter(RateLimitStrategy strategy, LimitConfig config, int maxKeys, OnFull onFull) {
         this.strategy = strategy;
         this.config = config;
+        this.onFull = onFull;
         this.maxKeys = maxKeys;
         this.releases = strategy.releasesOnExit();
         this.buckets = new ConcurrentHashMap<>(Math.min(maxKeys, 1024));
@@ -90,20 +102,33 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
     }
 
     /**
-     * A limiter for one rule.
+     * A limiter for one rule that evicts live keys when it is full of them ({@link OnFull#EVICT}).
      *
      * @param maxKeys the most keys with live state; new keys beyond it evict others
      * @throws IllegalArgumentException if {@code maxKeys < 1} or the strategy rejects the config
      */
     public static LocalKeyedLimiter create(RateLimitStrategy strategy, LimitConfig config, int maxKeys) {
-        if (strategy == null || config == null) {
-            throw new IllegalArgumentException("strategy and config are required");
+        return create(strategy, config, maxKeys, OnFull.EVICT);
+    }
+
+    /**
+     * A limiter for one rule.
+     *
+     * @param maxKeys the most keys with state; idle keys are evicted to make room for new ones
+     * @param onFull  what a new key gets when every slot holds live state
+     * @throws IllegalArgumentException if {@code maxKeys < 1}, {@code onFull} is null or the strategy rejects the
+     *                                  config
+     */
+    public static LocalKeyedLimiter create(RateLimitStrategy strategy, LimitConfig config, int maxKeys,
+            OnFull onFull) {
+        if (strategy == null || config == null || onFull == null) {
+            throw new IllegalArgumentException("strategy, config and onFull are required");
         }
         if (maxKeys < 1) {
             throw new IllegalArgumentException("maxKeys must be at least 1: " + maxKeys);
         }
         strategy.validate(config);
-        return new LocalKeyedLimiter(strategy, config, maxKeys);
+        return new LocalKeyedLimiter(strategy, config, maxKeys, onFull);
     }
 
     @Override
@@ -114,7 +139,7 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
             if (bucket == null) {
                 bucket = insert(key, cfg);
                 if (bucket == null) {
-                    return Outcome.reject(out, 0, cfg.clock().millis(), cfg.windowMillis(), cfg.limit());
+                    return full(cfg, out);
                 }
             }
             if (strategy.check(bucket, cfg, out)) {
@@ -126,6 +151,22 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
             remove(key, bucket); // retired by the eviction hand: help it, then take a fresh bucket
             bucket = buckets.get(key);
         }
+    }
+
+    /**
+     * The decision for a new key when no slot could be freed without evicting live state: admitted without a
+     * bucket under {@link OnFull#ALLOW} (remaining 0, as nothing is counted for it; nothing to release, since
+     * only non-bulkhead strategies get here), otherwise refused with remaining 0 and a retry after one window,
+     * the time in which a window-based key's state turns idle.
+     */
+    private boolean full(LimitConfig cfg, long[] out) {
+        long now = cfg.clock().millis();
+        if (onFull == OnFull.ALLOW && !releases) {
+            admittedWithoutState.increment();
+            return Outcome.allow(out, 0, now + cfg.windowMillis(), cfg.limit());
+        }
+        refused.increment();
+        return Outcome.reject(out, 0, now + cfg.windowMillis(), cfg.windowMillis(), cfg.limit());
     }
 
     @Override
@@ -154,16 +195,43 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         return size.get();
     }
 
+    @Override
+    public long keysRefused() {
+        return refused.sum();
+    }
+
+    @Override
+    public long keysAdmittedWithoutState() {
+        return admittedWithoutState.sum();
+    }
+
+    /** What a new key gets when every slot holds live state. */
+    public OnFull onFull() {
+        return onFull;
+    }
+
+    /** {@inheritDoc} Applies from the next new key that finds the store full. */
+    @Override
+    public void onFull(OnFull onFull) {
+        if (onFull == null) {
+            throw new IllegalArgumentException("onFull must not be null");
+        }
+        this.onFull = onFull;
+    }
+
     /** The most keys this limiter keeps. */
     public int maxKeys() {
         return maxKeys;
     }
 
+    /** {@inheritDoc} Also zeroes {@link #keysRefused} and {@link #keysAdmittedWithoutState}. */
     @Override
     public void reset() {
         for (String key : buckets.keySet()) {
             resetKey(key);
         }
+        refused.reset();
+        admittedWithoutState.reset();
     }
 
     /**
@@ -234,7 +302,10 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         return false;
     }
 
-    /** Slow path: a key without state. Returns null if the store is full of keys that cannot be evicted. */
+    /**
+     * Slow path: a key without state. Returns null if the store is full of keys that the {@link OnFull} choice
+     * does not let it evict.
+     */
     private Bucket insert(String key, LimitConfig cfg) {
         for (;;) {
             Bucket existing = buckets.get(key);
@@ -261,10 +332,12 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
     }
 
     /**
-     * Frees at least one slot, or returns false if a lap of the map (at most {@link #MAX_WALK} entries) found
-     * nothing evictable (bulkheads with calls in flight).
+     * Frees at least one slot, or returns false if a lap of the map (at most {@link #MAX_WALK} entries) found no
+     * idle key and the {@link OnFull} choice forbids evicting live ones (or they are bulkheads with calls in
+     * flight).
      */
     private boolean evict(LimitConfig cfg) {
+        boolean force = onFull == OnFull.EVICT && !releases;
         synchronized (handLock) {
             if (size.get() < maxKeys) {
                 return true; // another thread freed a slot meanwhile
@@ -286,12 +359,12 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
                     if (remove(e.getKey(), b)) {
                         dropped++;
                     }
-                } else if (candidates < forcedBatch && !releases) {
+                } else if (force && candidates < forcedBatch) {
                     victimKeys[candidates] = e.getKey();
                     victims[candidates++] = b;
                 }
-                if (++inSample >= SAMPLE && (dropped > 0 || candidates > 0)) {
-                    break;
+                if (++inSample >= SAMPLE && dropped > 0) {
+                    break; // idle keys found: no live state is touched
                 }
             }
             if (dropped == 0) {
@@ -307,6 +380,7 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
 
     @Override
     public String toString() {
-        return "LocalKeyedLimiter[" + strategy.name() + ", " + config + ", keys=" + size.get() + "/" + maxKeys + "]";
+        return "LocalKeyedLimiter[" + strategy.name() + ", " + config + ", keys=" + size.get() + "/" + maxKeys
+                + ", on-full " + onFull.spelling() + "]";
     }
 }

@@ -35,7 +35,7 @@ final class LiveState {
      * {@code previous}'s state when id, strategy, max-keys and store match (a changed store means state
      * elsewhere: a new limiter from the factory). Phase 1 creates the new limiters; phase 2 applies new limits to
      * the surviving ones and, if a limiter still refuses, puts back those already changed and fails the load;
-     * phase 3 cannot fail.
+     * phase 3 cannot fail (it also applies each surviving rule's {@code on-full}).
      */
     private List<Rule> build(List<RuleDraft> drafts, RuleSet previous) {
         int n = drafts.size();
@@ -52,7 +52,7 @@ final class LiveState {
             }
             try {
                 KeyedLimiter limiter = factory.create(draft.id(), draft.store(), draft.strategy(), draft.config(),
-                        draft.maxKeys());
+                        draft.maxKeys(), draft.onFull());
                 states[i] = new RuleState(limiter, new RuleStats(), draft.strategy().name(), draft.maxKeys(),
                         draft.store());
             } catch (RuntimeException e) {
@@ -65,8 +65,11 @@ final class LiveState {
         List<Rule> rules = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             RuleDraft draft = drafts.get(i);
-            if (olds[i] != null && olds[i].fileMode() != draft.mode()) {
-                states[i].modeOverride(null); // the file changed the mode: the file wins
+            if (olds[i] != null) {
+                olds[i].limiter().onFull(draft.onFull()); // kept state, the file's choice for new keys
+                if (olds[i].fileMode() != draft.mode()) {
+                    states[i].modeOverride(null); // the file changed the mode: the file wins
+                }
             }
             rules.add(new Rule(draft.id(), i, draft.target(), draft.paths(), draft.patterns(), draft.methodBits(),
                     draft.httpMethods(), draft.classGlob(), draft.methodGlob(), draft.key(), draft.mode(),

@@ -1,6 +1,7 @@
 package dev.limiter.rules.compile;
 
 import dev.limiter.core.LimitConfig;
+import dev.limiter.core.OnFull;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.rules.Mode;
 import dev.limiter.rules.OnError;
@@ -15,6 +16,6 @@ import java.util.List;
 /** A rule that passed validation, before it gets live state; {@code limitAt} is where a store's refusal points. */
 record RuleDraft(String id, Rule.Target target, List<String> paths, PathPattern[] patterns, int methodBits,
         List<String> httpMethods, NameGlob classGlob, NameGlob methodGlob, KeySpec key, RateLimitStrategy strategy,
-        LimitConfig config, int maxKeys, Mode mode, OnError onError, String throwClass, StoreSpec store,
+        LimitConfig config, int maxKeys, OnFull onFull, Mode mode, OnError onError, String throwClass, StoreSpec store,
         YamlNode limitAt) {
 }

@@ -2,6 +2,7 @@ package dev.limiter.rules.compile;
 
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
+import dev.limiter.core.OnFull;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.clock.Clock;
 import dev.limiter.rules.LimiterFactory;
@@ -26,7 +27,7 @@ import java.util.Map;
  * position, and only when the whole file is valid creates or carries over the rules' live state.
  *
  * <p>This class reads the file's frame (version, reload, defaults, the rules list, each rule's id, store, mode,
- * on-error, max-keys and throw) and hands each section to the class that compiles it: {@link StoreSection},
+ * on-error, max-keys, on-full and throw) and hands each section to the class that compiles it: {@link StoreSection},
  * {@link ResponseSection}, {@link ClientIpSection}, and per rule {@link MatchSection}, {@link LimitSection} and
  * {@link KeySection}; {@link LiveState} then gives the valid rules their limiters.
  *
@@ -41,19 +42,23 @@ final class RulesCompiler {
     static final int SUPPORTED_VERSION = 1;
     static final int DEFAULT_MAX_KEYS = 100_000;
     static final int MAX_MAX_KEYS = 100_000_000;
+    /** Fail closed: a flood of new keys can neither reset a throttled key nor pass unlimited (docs/rules.md). */
+    static final OnFull DEFAULT_ON_FULL = OnFull.REJECT;
     static final int MAX_ID_LENGTH = 100;
 
     private static final String[] TOP_KEYS = {"version", "reload", "response", "client-ip", "defaults", "rules",
         "store"};
     private static final String[] RULE_KEYS = {"id", "match", "key", "limit", "window", "strategy", "capacity",
-        "mode", "on-error", "max-keys", "throw", "store"};
+        "mode", "on-error", "max-keys", "on-full", "throw", "store"};
+
+    private static final String[] ON_FULL_SPELLINGS = spellings();
 
     private final FileProblems problems;
     private final Clock clock;
     private final LimiterFactory factory;
 
     /** What {@code defaults:} gives every rule. */
-    private record Defaults(String strategy, int maxKeys, OnError onError, Mode mode) {
+    private record Defaults(String strategy, int maxKeys, OnFull onFull, OnError onError, Mode mode) {
     }
 
     private RulesCompiler(FileProblems problems, Clock clock, LimiterFactory factory) {
@@ -110,12 +115,14 @@ final class RulesCompiler {
     }
 
     private Defaults defaults(Fields top) {
-        Defaults builtIn = new Defaults("fixed-window", DEFAULT_MAX_KEYS, OnError.ALLOW, Mode.ENFORCE);
+        Defaults builtIn = new Defaults("fixed-window", DEFAULT_MAX_KEYS, DEFAULT_ON_FULL, OnError.ALLOW,
+                Mode.ENFORCE);
         YamlNode node = top.get("defaults");
         if (node == null) {
             return builtIn;
         }
-        Fields fields = Fields.of(node, "defaults", problems, "strategy", "max-keys", "on-error", "mode");
+        Fields fields = Fields.of(node, "defaults", problems, "strategy", "max-keys", "on-full", "on-error",
+                "mode");
         if (fields == null) {
             return builtIn;
         }
@@ -126,10 +133,11 @@ final class RulesCompiler {
                     : builtIn.strategy();
         }
         Integer maxKeys = maxKeys(fields, builtIn.maxKeys());
+        OnFull onFull = onFull(fields, builtIn.onFull());
         OnError onError = OnError.bySpelling(fields.has("on-error") ? fields.choice("on-error", "allow", "reject")
                 : "allow");
         Mode mode = Mode.bySpelling(fields.has("mode") ? fields.choice("mode", "enforce", "dry-run") : "enforce");
-        return new Defaults(strategy, maxKeys == null ? builtIn.maxKeys() : maxKeys,
+        return new Defaults(strategy, maxKeys == null ? builtIn.maxKeys() : maxKeys, onFull,
                 onError == null ? OnError.ALLOW : onError, mode == null ? Mode.ENFORCE : mode);
     }
 
@@ -143,6 +151,15 @@ final class RulesCompiler {
             return null;
         }
         return maxKeys.intValue();
+    }
+
+    /** The {@code on-full:} of {@code fields}, or {@code absent} when it is missing or wrong (recorded). */
+    private static OnFull onFull(Fields fields, OnFull absent) {
+        if (!fields.has("on-full")) {
+            return absent;
+        }
+        OnFull onFull = OnFull.bySpelling(fields.choice("on-full", ON_FULL_SPELLINGS));
+        return onFull == null ? absent : onFull;
     }
 
     private List<RuleDraft> rules(Fields top, Defaults defaults, StoreSpec store) {
@@ -188,6 +205,7 @@ final class RulesCompiler {
         String modeText = rule.has("mode") ? rule.choice("mode", "enforce", "dry-run") : null;
         String onErrorText = rule.has("on-error") ? rule.choice("on-error", "allow", "reject") : null;
         Integer maxKeys = maxKeys(rule, defaults.maxKeys());
+        OnFull onFull = onFull(rule, defaults.onFull());
         String throwClass = throwClass(rule, match);
         if (store != null && strategy != null && !factory.supports(store, strategy)) {
             problems.add(rule.has("store") ? rule.get("store") : rule.has("strategy") ? rule.get("strategy")
@@ -201,7 +219,7 @@ final class RulesCompiler {
             return null;
         }
         return new RuleDraft(id, match.target, match.paths, match.patterns, match.methodBits, match.httpMethods,
-                match.classGlob, match.methodGlob, key, strategy, config, maxKeys,
+                match.classGlob, match.methodGlob, key, strategy, config, maxKeys, onFull,
                 modeText == null ? defaults.mode() : Mode.bySpelling(modeText),
                 onErrorText == null ? defaults.onError() : OnError.bySpelling(onErrorText), throwClass, store,
                 rule.get("limit"));
@@ -254,6 +272,15 @@ final class RulesCompiler {
             }
         }
         return throwClass;
+    }
+
+    private static String[] spellings() {
+        OnFull[] values = OnFull.values();
+        String[] spellings = new String[values.length];
+        for (int i = 0; i < values.length; i++) {
+            spellings[i] = values[i].spelling();
+        }
+        return spellings;
     }
 
     private static boolean validId(String id) {

@@ -24,7 +24,7 @@ final class CappedStoreLimiter implements KeyedLimiter {
 
     /** A factory giving every rule such a limiter. */
     static LimiterFactory factory(long cap) {
-        return (ruleId, store, strategy, config, maxKeys) -> new CappedStoreLimiter(strategy, config, maxKeys, cap);
+        return (ruleId, store, strategy, config, maxKeys, onFull) -> new CappedStoreLimiter(strategy, config, maxKeys, cap);
     }
 
     @Override

@@ -2,6 +2,8 @@ package dev.limiter.rules.compile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limiter.core.OnFull;
+import dev.limiter.core.store.LocalKeyedLimiter;
 import dev.limiter.rules.Mode;
 import dev.limiter.rules.OnError;
 import dev.limiter.rules.Rule;
@@ -82,6 +84,8 @@ class ExampleRulesTest {
         assertThat(search.key()).isEqualTo(new KeySpec(KeySpec.Kind.PARAM, "q", -1));
         assertThat(search.maxKeys()).isEqualTo(20_000);
         assertThat(search.onError()).isEqualTo(OnError.ALLOW);
+        assertThat(((LocalKeyedLimiter) search.limiter()).onFull()).isEqualTo(OnFull.ALLOW);
+        assertThat(((LocalKeyedLimiter) partner.limiter()).onFull()).isEqualTo(RulesCompiler.DEFAULT_ON_FULL);
         assertThat(search.store()).isEqualTo(StoreSpec.LOCAL);
 
         Rule downloads = options.rule("downloads-per-file");

@@ -157,11 +157,11 @@ class LiveStateCarryOverTest {
 
     @Test
     void aNewLimiterThatCannotBeCreatedFailsTheReloadBeforeAnyLimitChanges() {
-        LimiterFactory storeDownForB = (id, store, strategy, config, maxKeys) -> {
+        LimiterFactory storeDownForB = (id, store, strategy, config, maxKeys, onFull) -> {
             if (id.equals("b")) {
                 throw new IllegalStateException("store unreachable");
             }
-            return LimiterFactory.LOCAL.create(id, store, strategy, config, maxKeys);
+            return LimiterFactory.LOCAL.create(id, store, strategy, config, maxKeys, onFull);
         };
         RuleSet first = RuleSetLoader.parse("version: 1\nrules:\n" + rule("a", "fixed-window", 2, ""), "rules.yml",
                 RuleSet.empty(), clock, storeDownForB);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
+import dev.limiter.core.OnFull;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.core.store.LocalKeyedLimiter;
@@ -30,9 +31,9 @@ class StoreSectionTest {
 
         @Override
         public KeyedLimiter create(String ruleId, StoreSpec store, RateLimitStrategy strategy, LimitConfig config,
-                int maxKeys) {
+                int maxKeys, OnFull onFull) {
             calls.add(ruleId + "@" + store.type());
-            return LocalKeyedLimiter.create(strategy, config, maxKeys);
+            return LocalKeyedLimiter.create(strategy, config, maxKeys, onFull);
         }
     }
 

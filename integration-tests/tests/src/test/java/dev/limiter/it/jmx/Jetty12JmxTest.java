@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.limiter.it.harness.Agent;
-import dev.limiter.it.harness.AttachedJmx;
 import dev.limiter.it.harness.ForkedServer;
 import dev.limiter.it.harness.HttpApi;
 import dev.limiter.it.harness.RulesFile;
 import dev.limiter.it.harness.ServerLogs;
-import dev.limiter.it.harness.TestApp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -75,47 +72,34 @@ class Jetty12JmxTest {
     @RegisterExtension
     final ServerLogs servers = new ServerLogs();
 
+    private AttachedServer attached;
     private RulesFile rules;
     private ForkedServer server;
     private HttpApi http;
-    private AttachedJmx jmx;
     private MBeanServerConnection mbeans;
 
     @BeforeAll
     void startAndAttach() {
-        rules = RulesFile.create("rules.yml");
-        rules.write(RULES.formatted(1));
-        String marker = AttachedJmx.newMarker();
-        server = servers.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, "Jetty12JmxTest-server", List.of(
-                AttachedJmx.markerOption(marker), "-Dlimiter.jmx.delay=0", Agent.option(rules.path()))));
-        http = server.http();
-        jmx = AttachedJmx.attach(marker);
-        mbeans = jmx.connection();
-        await("the limiter MBeans are registered").atMost(JMX_TIMEOUT).pollInterval(Duration.ofMillis(100))
-                .until(() -> mbeans.isRegistered(LIMITER) && mbeans.isRegistered(rule("reload")));
+        attached = AttachedServer.start(servers, "Jetty12JmxTest", RULES.formatted(1), LIMITER, rule("reload"));
+        rules = attached.rules;
+        server = attached.server;
+        http = attached.http;
+        mbeans = attached.mbeans;
     }
 
     @AfterAll
     void stop() {
-        if (jmx != null) {
-            jmx.close();
+        if (attached != null) {
+            attached.close();
         }
-        if (server != null) {
-            server.close();
-        }
-        rules.delete();
     }
 
     private static ObjectName name(String text) {
-        try {
-            return new ObjectName(text);
-        } catch (Exception e) {
-            throw new IllegalArgumentException(text, e);
-        }
+        return AttachedServer.name(text);
     }
 
     private static ObjectName rule(String id) {
-        return name("dev.limiter:type=Rule,name=" + id);
+        return AttachedServer.rule(id);
     }
 
     private Object attr(ObjectName name, String attribute) throws Exception {
