@@ -81,6 +81,15 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
     private final LongAdder refused = new LongAdder();
     private final LongAdder admittedWithoutState = new LongAdder();
     private Iterator<Map.Entry<String, Bucket>> hand;
+    /**
+     * The clock millisecond in which a lap found nothing it may evict, or {@link Long#MIN_VALUE}. Within that
+     * millisecond a new key is refused (or admitted without state) without walking again, so a flood of new keys
+     * into a table full of live state costs one lap per millisecond, not one per request; keys turn idle with
+     * time, so the next millisecond walks again.
+     */
+    private volatile long nothingEvictableAt = Long.MIN_VALUE;
+    /** Laps that found nothing to evict (tests). */
+    private long emptyLaps;
     private volatile LimitConfig config;
     private volatile OnFull onFull;
 
@@ -177,6 +186,14 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         Bucket bucket = buckets.get(key);
         if (bucket != null) {
             strategy.release(bucket, config);
+            forgetEmptyLap(); // the key may be idle now, within the same millisecond
+        }
+    }
+
+    /** Something may have turned idle without the clock moving: the next new key walks again. */
+    private void forgetEmptyLap() {
+        if (nothingEvictableAt != Long.MIN_VALUE) {
+            nothingEvictableAt = Long.MIN_VALUE;
         }
     }
 
@@ -217,6 +234,7 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
             throw new IllegalArgumentException("onFull must not be null");
         }
         this.onFull = onFull;
+        forgetEmptyLap();
     }
 
     /** The most keys this limiter keeps. */
@@ -267,6 +285,7 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         }
         strategy.validate(config);
         this.config = config;
+        forgetEmptyLap();
     }
 
     /**
@@ -338,6 +357,10 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
      */
     private boolean evict(LimitConfig cfg) {
         boolean force = onFull == OnFull.EVICT && !releases;
+        long now = cfg.clock().millis();
+        if (!force && now == nothingEvictableAt) {
+            return size.get() < maxKeys; // walked in vain this millisecond already
+        }
         synchronized (handLock) {
             if (size.get() < maxKeys) {
                 return true; // another thread freed a slot meanwhile
@@ -374,7 +397,19 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
             }
             Arrays.fill(victimKeys, 0, candidates, null); // hold no key or bucket past the sweep
             Arrays.fill(victims, 0, candidates, null);
-            return dropped > 0 || candidates > 0 || size.get() < maxKeys;
+            boolean freed = dropped > 0 || candidates > 0 || size.get() < maxKeys;
+            if (!freed) {
+                emptyLaps++;
+                nothingEvictableAt = now;
+            }
+            return freed;
+        }
+    }
+
+    /** Laps of the eviction hand that found nothing it may evict (tests). */
+    long emptyLaps() {
+        synchronized (handLock) {
+            return emptyLaps;
         }
     }
 

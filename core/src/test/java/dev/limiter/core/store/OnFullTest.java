@@ -125,6 +125,19 @@ class OnFullTest {
     }
 
     @Test
+    void aFloodWalksTheFullTableOncePerMillisecondNotOncePerNewKey() {
+        LocalKeyedLimiter limiter = fullOfLiveState(FixedWindowStrategy.INSTANCE, OnFull.REJECT);
+        assertThat(flood(limiter)).isZero();
+        assertThat(limiter.emptyLaps()).as("one lap for the whole flood within one millisecond").isEqualTo(1);
+        clock.advance(1);
+        assertThat(limiter.tryAcquire("next-millisecond", out)).isFalse();
+        assertThat(limiter.emptyLaps()).as("a new millisecond walks again").isEqualTo(2);
+        clock.advance(2 * WINDOW);
+        assertThat(limiter.tryAcquire("after-the-window", out)).as("expired state is found at once").isTrue();
+        assertThat(limiter.keysRefused()).isEqualTo(10L * MAX_KEYS + 1);
+    }
+
+    @Test
     void aRefusalSaysNothingIsLeftAndToRetryAfterAWindow() {
         LocalKeyedLimiter limiter = fullOfLiveState(FixedWindowStrategy.INSTANCE, OnFull.REJECT);
         long now = clock.millis();
