@@ -32,6 +32,8 @@ class RequestPathAllocationTest {
             sink += rules.matchMethod("com.acme.SmtpMailer", "sendAll", out);
             sink += ip.resolve("203.0.113.9", "1.2.3.4", null).length();
             sink += ip.isTrusted("fd00::1") ? 1 : 0;
+            sink += ip.key("203.0.113.9").length();
+            sink += ip.key("2001:db8:1:2::7").length(); // the same IPv6 client again: its key is cached
         }
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long before = threads.getCurrentThreadAllocatedBytes();
@@ -40,6 +42,8 @@ class RequestPathAllocationTest {
             sink += rules.matchMethod("com.acme.SmtpMailer", "sendAll", out);
             sink += ip.resolve("203.0.113.9", "1.2.3.4", null).length();
             sink += ip.isTrusted("fd00::1") ? 1 : 0;
+            sink += ip.key("203.0.113.9").length();
+            sink += ip.key("2001:db8:1:2::7").length(); // the same IPv6 client again: its key is cached
         }
         long allocated = threads.getCurrentThreadAllocatedBytes() - before;
         assertThat(sink).isPositive();

@@ -472,6 +472,55 @@ class ServletLimiterTest {
     }
 
     @Test
+    void ipv6ClientsShareOneBudgetPerSlash64WhateverAddressTheyUse() throws Exception {
+        rules("""
+                client-ip:
+                  trusted-proxies: [10.0.0.0/8]
+                rules:
+                  - id: per-ip
+                    match: { http: { path: /ip } }
+                    key: ip
+                    limit: 1
+                    window: 1m
+                """);
+        FakeHttp first = get("/ip");
+        first.remoteAddr = "2001:db8:1:2::1";
+        assertThat(call(first)).isFalse();
+        FakeHttp sameNetwork = get("/ip");
+        sameNetwork.remoteAddr = "2001:DB8:1:2:abcd:0:0:FFFF";
+        assertThat(call(sameNetwork)).as("another address of the same /64").isTrue();
+        FakeHttp sameNetworkViaProxy = get("/ip");
+        sameNetworkViaProxy.requestHeaders.put("X-Forwarded-For", "[2001:0db8:0001:0002::7]:4711");
+        assertThat(call(sameNetworkViaProxy)).as("the same /64 through a trusted proxy").isTrue();
+        FakeHttp otherNetwork = get("/ip");
+        otherNetwork.remoteAddr = "2001:db8:1:3::1";
+        assertThat(call(otherNetwork)).as("a different /64").isFalse();
+    }
+
+    @Test
+    void ipv6PrefixSetsHowMuchOfAnIpv6AddressIsTheClient() throws Exception {
+        rules("""
+                client-ip:
+                  ipv6-prefix: 128
+                rules:
+                  - id: per-ip
+                    match: { http: { path: /ip } }
+                    key: ip
+                    limit: 1
+                    window: 1m
+                """);
+        FakeHttp first = get("/ip");
+        first.remoteAddr = "2001:db8:1:2::1";
+        assertThat(call(first)).isFalse();
+        FakeHttp sameAddress = get("/ip");
+        sameAddress.remoteAddr = "2001:db8:1:2:0:0:0:1";
+        assertThat(call(sameAddress)).as("the same address, spelled out").isTrue();
+        FakeHttp neighbour = get("/ip");
+        neighbour.remoteAddr = "2001:db8:1:2::2";
+        assertThat(call(neighbour)).as("another address of the /64 is another client at /128").isFalse();
+    }
+
+    @Test
     void aDryRunRuleBesideAnEnforcingRuleCountsButOnlyTheEnforcingRuleRejects() throws Exception {
         rules("""
                 rules:

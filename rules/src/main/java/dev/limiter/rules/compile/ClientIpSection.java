@@ -21,7 +21,8 @@ final class ClientIpSection {
         if (node == null) {
             return ClientIpResolver.PEER_ONLY;
         }
-        Fields fields = Fields.of(node, "client-ip", problems, "trusted-proxies", "header");
+        Fields fields = Fields.of(node, "client-ip", problems, "trusted-proxies", "header",
+                "ipv6-prefix");
         if (fields == null) {
             return ClientIpResolver.PEER_ONLY;
         }
@@ -41,7 +42,26 @@ final class ClientIpSection {
                 : "x-forwarded-for";
         ClientIpResolver.Header which = "forwarded".equals(header) ? ClientIpResolver.Header.FORWARDED
                 : ClientIpResolver.Header.X_FORWARDED_FOR;
-        return cidrs.isEmpty() && which == ClientIpResolver.Header.X_FORWARDED_FOR ? ClientIpResolver.PEER_ONLY
-                : ClientIpResolver.create(cidrs, which);
+        int prefix = ipv6Prefix(fields, problems);
+        return cidrs.isEmpty() && which == ClientIpResolver.Header.X_FORWARDED_FOR
+                && prefix == ClientIpResolver.DEFAULT_IPV6_PREFIX ? ClientIpResolver.PEER_ONLY
+                : ClientIpResolver.create(cidrs, which, prefix);
+    }
+
+    /**
+     * How many leading bits of an IPv6 client make its key: a whole number from
+     * {@value ClientIpResolver#MIN_IPV6_PREFIX} to {@value ClientIpResolver#MAX_IPV6_PREFIX}.
+     */
+    private static int ipv6Prefix(Fields fields, Problems problems) {
+        Long prefix = fields.integer("ipv6-prefix", (long) ClientIpResolver.DEFAULT_IPV6_PREFIX);
+        if (prefix == null) {
+            return ClientIpResolver.DEFAULT_IPV6_PREFIX;
+        }
+        if (prefix < ClientIpResolver.MIN_IPV6_PREFIX || prefix > ClientIpResolver.MAX_IPV6_PREFIX) {
+            problems.add(fields.get("ipv6-prefix"), "ipv6-prefix must be from " + ClientIpResolver.MIN_IPV6_PREFIX
+                    + " to " + ClientIpResolver.MAX_IPV6_PREFIX + ", not " + prefix);
+            return ClientIpResolver.DEFAULT_IPV6_PREFIX;
+        }
+        return prefix.intValue();
     }
 }

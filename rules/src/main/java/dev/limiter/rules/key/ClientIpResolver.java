@@ -18,6 +18,10 @@ import java.util.List;
  *
  * <p>Request path: allocation-free when the peer is not a trusted proxy (the usual case without proxies); with
  * a proxy, only the returned substring is allocated.
+ *
+ * <p>The key of an IPv6 client is its network, not its address ({@link #key}): one host commonly holds a whole
+ * /64 and can take a fresh address from it for every request, so keying by address would give it a fresh budget
+ * each time.
  */
 public final class ClientIpResolver {
 
@@ -37,8 +41,25 @@ public final class ClientIpResolver {
         }
     }
 
+    /** The IPv6 prefix length clients are keyed by unless {@code client-ip.ipv6-prefix} says otherwise. */
+    public static final int DEFAULT_IPV6_PREFIX = 64;
+    /** The shortest allowed {@code ipv6-prefix}: shorter would put unrelated sites into one budget. */
+    public static final int MIN_IPV6_PREFIX = 32;
+    /** The longest allowed {@code ipv6-prefix}: one key per address. */
+    public static final int MAX_IPV6_PREFIX = 128;
+
     /** Trusts nobody: the peer address is always the client. */
-    public static final ClientIpResolver PEER_ONLY = new ClientIpResolver(List.of(), Header.X_FORWARDED_FOR);
+    public static final ClientIpResolver PEER_ONLY = new ClientIpResolver(List.of(), Header.X_FORWARDED_FOR,
+            DEFAULT_IPV6_PREFIX);
+
+    /** Per thread, the last IPv6 text keyed and its key: a client's repeated requests allocate nothing. */
+    private static final ThreadLocal<LastKey> LAST_KEY = ThreadLocal.withInitial(LastKey::new);
+
+    private static final class LastKey {
+        String input;
+        int prefix;
+        String key;
+    }
 
     private final long[] networkHigh;
     private final long[] networkLow;
@@ -46,8 +67,12 @@ public final class ClientIpResolver {
     private final long[] maskLow;
     private final List<String> trustedProxies;
     private final Header header;
+    private final int ipv6Prefix;
+    private final long keyMaskHigh;
+    private final long keyMaskLow;
+    private final String keySuffix;
 
-    private ClientIpResolver(List<String> cidrs, Header header) {
+    private ClientIpResolver(List<String> cidrs, Header header, int ipv6Prefix) {
         int count = cidrs.size();
         this.networkHigh = new long[count];
         this.networkLow = new long[count];
@@ -55,6 +80,10 @@ public final class ClientIpResolver {
         this.maskLow = new long[count];
         this.trustedProxies = List.copyOf(cidrs);
         this.header = header;
+        this.ipv6Prefix = ipv6Prefix;
+        this.keyMaskHigh = ipv6Prefix >= 64 ? -1L : -1L << (64 - ipv6Prefix);
+        this.keyMaskLow = ipv6Prefix <= 64 ? 0 : ipv6Prefix == 128 ? -1L : -1L << (128 - ipv6Prefix);
+        this.keySuffix = ipv6Prefix == 128 ? "" : "/" + ipv6Prefix;
         for (int i = 0; i < count; i++) {
             String cidr = cidrs.get(i);
             int slash = cidr.indexOf('/');
@@ -73,6 +102,20 @@ public final class ClientIpResolver {
      * @throws IllegalArgumentException naming the first bad CIDR, with a message fit for a rules error
      */
     public static ClientIpResolver create(List<String> trustedProxies, Header header) {
+        return create(trustedProxies, header, DEFAULT_IPV6_PREFIX);
+    }
+
+    /**
+     * A resolver trusting the given CIDRs that keys IPv6 clients by their first {@code ipv6Prefix} bits.
+     *
+     * @throws IllegalArgumentException naming the first bad CIDR or a prefix outside {@value #MIN_IPV6_PREFIX}
+     *     to {@value #MAX_IPV6_PREFIX}
+     */
+    public static ClientIpResolver create(List<String> trustedProxies, Header header, int ipv6Prefix) {
+        if (ipv6Prefix < MIN_IPV6_PREFIX || ipv6Prefix > MAX_IPV6_PREFIX) {
+            throw new IllegalArgumentException("ipv6-prefix must be from " + MIN_IPV6_PREFIX + " to "
+                    + MAX_IPV6_PREFIX + ", not " + ipv6Prefix);
+        }
         List<String> checked = new ArrayList<>(trustedProxies.size());
         for (String cidr : trustedProxies) {
             String problem = cidrProblem(cidr);
@@ -81,7 +124,7 @@ public final class ClientIpResolver {
             }
             checked.add(cidr);
         }
-        return new ClientIpResolver(checked, header);
+        return new ClientIpResolver(checked, header, ipv6Prefix);
     }
 
     /** Why {@code cidr} is not a valid CIDR, or null if it is. */
@@ -131,6 +174,52 @@ public final class ClientIpResolver {
     /** The forwarding header this resolver reads. */
     public Header header() {
         return header;
+    }
+
+    /** The prefix length IPv6 clients are keyed by. */
+    public int ipv6Prefix() {
+        return ipv6Prefix;
+    }
+
+    /**
+     * The {@code key: ip} value of a client address (as returned by {@link #resolve}).
+     *
+     * <p>IPv4 text (no colon), including names and obfuscated identifiers, is returned as it is, without any
+     * work. An IPv4-mapped IPv6 address ({@code ::ffff:1.2.3.4}) becomes its IPv4 address, so it shares the
+     * budget of the same client seen over IPv4. Any other IPv6 address (brackets and {@code %zone} ignored) is
+     * masked to {@link #ipv6Prefix} bits and written in one canonical text, so every spelling of every address
+     * of one network gives the same key: {@code 2001:db8:1:2::/64}, or the compressed address alone for a
+     * prefix of 128. Text that does not parse is returned as it is.
+     *
+     * <p>Allocation-free for IPv4 and for the same IPv6 text as this thread's previous call.
+     */
+    public String key(String address) {
+        if (address == null || address.indexOf(':') < 0) {
+            return address;
+        }
+        LastKey last = LAST_KEY.get();
+        if (last.prefix == ipv6Prefix && address.equals(last.input)) {
+            return last.key;
+        }
+        int start = 0;
+        int end = address.length();
+        if (end >= 2 && address.charAt(0) == '[' && address.charAt(end - 1) == ']') {
+            start = 1;
+            end--;
+        }
+        String key;
+        if (!IpAddress.isValid(address, start, end)) {
+            key = address;
+        } else {
+            long high = IpAddress.high(address, start, end);
+            long low = IpAddress.low(address, start, end);
+            key = IpAddress.isV4Mapped(high, low) ? IpAddress.formatV4(low)
+                    : IpAddress.formatV6(high & keyMaskHigh, low & keyMaskLow, keySuffix);
+        }
+        last.input = address;
+        last.prefix = ipv6Prefix;
+        last.key = key;
+        return key;
     }
 
     /**

@@ -193,6 +193,63 @@ final class IpAddress {
         return want == HIGH ? hi | tailHi : lo | tailLo;
     }
 
+    /** True if the 128-bit value is an IPv4 address or an IPv4-mapped IPv6 one ({@code ::ffff:a.b.c.d}). */
+    static boolean isV4Mapped(long high, long low) {
+        return high == 0 && (low >>> 32) == 0xffffL;
+    }
+
+    /** The IPv4 address in the low 32 bits, dotted: {@code 1.2.3.4}. */
+    static String formatV4(long low) {
+        StringBuilder text = new StringBuilder(15);
+        for (int shift = 24; shift >= 0; shift -= 8) {
+            text.append((low >>> shift) & 0xff);
+            if (shift > 0) {
+                text.append('.');
+            }
+        }
+        return text.toString();
+    }
+
+    /**
+     * The canonical text of an IPv6 address (RFC 5952): lower case, no leading zeros, the longest run of two or
+     * more zero groups (the first of equal runs) written as {@code ::}. {@code suffix} is appended.
+     */
+    static String formatV6(long high, long low, String suffix) {
+        int runStart = -1;
+        int runLength = 0;
+        int start = -1;
+        for (int g = 0; g <= 8; g++) {
+            boolean zero = g < 8 && group(high, low, g) == 0;
+            if (zero && start < 0) {
+                start = g;
+            } else if (!zero && start >= 0) {
+                if (g - start > runLength && g - start >= 2) {
+                    runStart = start;
+                    runLength = g - start;
+                }
+                start = -1;
+            }
+        }
+        StringBuilder text = new StringBuilder(39 + suffix.length());
+        for (int g = 0; g < 8; g++) {
+            if (g == runStart) {
+                text.append("::");
+                g += runLength - 1;
+                continue;
+            }
+            if (text.length() > 0 && text.charAt(text.length() - 1) != ':') {
+                text.append(':');
+            }
+            text.append(Integer.toHexString(group(high, low, g)));
+        }
+        return text.append(suffix).toString();
+    }
+
+    private static int group(long high, long low, int g) {
+        long half = g < 4 ? high : low;
+        return (int) (half >>> (16 * (3 - (g & 3)))) & 0xffff;
+    }
+
     private static int hex(char c) {
         if (c >= '0' && c <= '9') {
             return c - '0';

@@ -166,4 +166,87 @@ class ClientIpResolverTest {
         assertThat(rules.clientIp().resolve("10.0.0.1", "1.1.1.1", "for=2.2.2.2")).isEqualTo("2.2.2.2");
         assertThat(TestRules.parse("version: 1\nrules: []\n").clientIp()).isSameAs(ClientIpResolver.PEER_ONLY);
     }
+
+    private static ClientIpResolver prefix(int bits) {
+        return ClientIpResolver.create(List.of(), ClientIpResolver.Header.X_FORWARDED_FOR, bits);
+    }
+
+    @Test
+    void everySpellingOfEveryAddressOfOneSlash64IsOneKey() {
+        ClientIpResolver resolver = ClientIpResolver.PEER_ONLY;
+        assertThat(resolver.ipv6Prefix()).isEqualTo(64);
+        String[] spellings = {"2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:ffff",
+            "2001:0db8:0001:0002:0000:0000:0000:0001", "2001:DB8:1:2:A:B:C:D", "2001:db8:1:2::1%eth0",
+            "[2001:db8:1:2::99]", "2001:db8:1:2:0:0:0:0", "2001:db8:1:2::1.2.3.4"};
+        for (String address : spellings) {
+            assertThat(resolver.key(address)).as(address).isEqualTo("2001:db8:1:2::/64");
+        }
+        assertThat(resolver.key("2001:db8:1:3::1")).isEqualTo("2001:db8:1:3::/64");
+        assertThat(resolver.key("2001:db8:1::1")).isEqualTo("2001:db8:1::/64");
+        assertThat(resolver.key("::1")).isEqualTo("::/64");
+        assertThat(resolver.key("fe80::1%eth0")).isEqualTo("fe80::/64");
+    }
+
+    @ParameterizedTest(name = "/{0}: {1} -> {2}")
+    @CsvSource(delimiter = '|', value = {
+        "32 | 2001:db8:ffff:1::1 | 2001:db8::/32",
+        "32 | 2001:0DB8:0:0:1:: | 2001:db8::/32",
+        "48 | 2001:db8:aa:bb::1 | 2001:db8:aa::/48",
+        "48 | 2001:db8:aa:ffff:1:2:3:4 | 2001:db8:aa::/48",
+        "64 | 2001:db8:aa:bb:1:2:3:4 | 2001:db8:aa:bb::/64",
+        "56 | 2001:db8:aa:bbcc::1 | 2001:db8:aa:bb00::/56",
+        "96 | 1:0:0:2:0:0:3:4 | 1:0:0:2::/96",
+        "128 | 2001:0DB8:0000:0000:0000:0000:0000:0001 | 2001:db8::1",
+        "128 | 2001:db8::1%3 | 2001:db8::1",
+        "128 | 1:0:0:2:0:0:0:3 | 1:0:0:2::3",
+        "128 | 1:0:0:2:0:0:3:4 | 1::2:0:0:3:4",
+        "128 | 1:2:3:4:5:6:0:8 | 1:2:3:4:5:6:0:8",
+        "128 | 0:0:0:0:0:0:0:0 | ::",
+        "128 | 1:: | 1::",
+    })
+    void masksToThePrefixAndWritesOneCanonicalText(int bits, String address, String key) {
+        assertThat(prefix(bits).key(address)).isEqualTo(key);
+    }
+
+    @Test
+    void differentNetworksGetDifferentKeys() {
+        assertThat(prefix(64).key("2001:db8:1:2::1")).isNotEqualTo(prefix(64).key("2001:db8:1:3::1"));
+        assertThat(prefix(48).key("2001:db8:1:2::1")).isEqualTo(prefix(48).key("2001:db8:1:3::1"));
+        assertThat(prefix(48).key("2001:db8:1::1")).isNotEqualTo(prefix(48).key("2001:db8:2::1"));
+        assertThat(prefix(128).key("2001:db8::1")).isNotEqualTo(prefix(128).key("2001:db8::2"));
+        // the per-thread cache remembers the prefix it keyed with
+        assertThat(prefix(64).key("2001:db8:1:2::1")).isEqualTo("2001:db8:1:2::/64");
+        assertThat(prefix(32).key("2001:db8:1:2::1")).isEqualTo("2001:db8::/32");
+    }
+
+    @Test
+    void ipv4AndMappedIpv4AreKeyedByTheIpv4AddressAndGarbageAsWritten() {
+        String v4 = "203.0.113.7";
+        for (int bits : new int[] {32, 64, 128}) {
+            assertThat(prefix(bits).key(v4)).isSameAs(v4);
+            assertThat(prefix(bits).key("::ffff:203.0.113.7")).isEqualTo(v4);
+            assertThat(prefix(bits).key("::FFFF:cb00:7107")).isEqualTo(v4);
+        }
+        for (String raw : new String[] {"unknown", "_hidden", "not:an:address", "2001:db8::1::2", "[::1", ""}) {
+            assertThat(ClientIpResolver.PEER_ONLY.key(raw)).isSameAs(raw);
+        }
+        assertThat(ClientIpResolver.PEER_ONLY.key(null)).isNull();
+    }
+
+    @Test
+    void theLoaderReadsAndChecksTheIpv6Prefix() {
+        assertThat(TestRules.parse("version: 1\nclient-ip:\n  ipv6-prefix: 48\nrules: []\n").clientIp()
+                .key("2001:db8:1:2::1")).isEqualTo("2001:db8:1::/48");
+        assertThat(TestRules.parse("version: 1\nclient-ip:\n  ipv6-prefix: 64\nrules: []\n").clientIp())
+                .isSameAs(ClientIpResolver.PEER_ONLY);
+        for (String bad : new String[] {"31", "129", "0", "-64", "sixty-four", "64.5"}) {
+            assertThatThrownBy(() -> TestRules.parse("version: 1\nclient-ip:\n  ipv6-prefix: " + bad
+                    + "\nrules: []\n")).as(bad).hasMessageContaining("3:16: ipv6-prefix must be");
+        }
+        assertThat(TestRules.parse("version: 1\nclient-ip:\n  ipv6-prefix: 32\nrules: []\n").clientIp()
+                .ipv6Prefix()).isEqualTo(32);
+        assertThat(TestRules.parse("version: 1\nclient-ip:\n  ipv6-prefix: 128\nrules: []\n").clientIp()
+                .ipv6Prefix()).isEqualTo(128);
+        assertThatThrownBy(() -> prefix(129)).isInstanceOf(IllegalArgumentException.class);
+    }
 }
