@@ -52,8 +52,16 @@ public final class ClientIpResolver {
     public static final ClientIpResolver PEER_ONLY = new ClientIpResolver(List.of(), Header.X_FORWARDED_FOR,
             DEFAULT_IPV6_PREFIX);
 
-    /** Per thread, the last IPv6 text keyed and its key: a client's repeated requests allocate nothing. */
-    private static final ThreadLocal<LastKey> LAST_KEY = ThreadLocal.withInitial(LastKey::new);
+    /**
+     * Per thread, the last IPv6 text keyed and its key: a client's repeated requests allocate nothing. A subclass,
+     * not {@code withInitial(LastKey::new)}: no lambda to spin while the application starts.
+     */
+    private static final ThreadLocal<LastKey> LAST_KEY = new ThreadLocal<>() {
+        @Override
+        protected LastKey initialValue() {
+            return new LastKey();
+        }
+    };
 
     private static final class LastKey {
         String input;
