@@ -471,6 +471,13 @@ class ServletLimiterTest {
         assertThat(call(directSpoofing)).as("an untrusted peer cannot pick its key").isTrue();
     }
 
+    /** One request to /ip from the peer address {@code peer}; true if it was rejected. */
+    private static boolean callFrom(String peer) {
+        FakeHttp http = get("/ip");
+        http.remoteAddr = peer;
+        return call(http);
+    }
+
     @Test
     void ipv6ClientsShareOneBudgetPerSlash64WhateverAddressTheyUse() throws Exception {
         rules("""
@@ -483,18 +490,12 @@ class ServletLimiterTest {
                     limit: 1
                     window: 1m
                 """);
-        FakeHttp first = get("/ip");
-        first.remoteAddr = "2001:db8:1:2::1";
-        assertThat(call(first)).isFalse();
-        FakeHttp sameNetwork = get("/ip");
-        sameNetwork.remoteAddr = "2001:DB8:1:2:abcd:0:0:FFFF";
-        assertThat(call(sameNetwork)).as("another address of the same /64").isTrue();
+        assertThat(callFrom("2001:db8:1:2::1")).isFalse();
+        assertThat(callFrom("2001:DB8:1:2:abcd:0:0:FFFF")).as("another address of the same /64").isTrue();
         FakeHttp sameNetworkViaProxy = get("/ip");
         sameNetworkViaProxy.requestHeaders.put("X-Forwarded-For", "[2001:0db8:0001:0002::7]:4711");
         assertThat(call(sameNetworkViaProxy)).as("the same /64 through a trusted proxy").isTrue();
-        FakeHttp otherNetwork = get("/ip");
-        otherNetwork.remoteAddr = "2001:db8:1:3::1";
-        assertThat(call(otherNetwork)).as("a different /64").isFalse();
+        assertThat(callFrom("2001:db8:1:3::1")).as("a different /64").isFalse();
     }
 
     @Test
@@ -509,15 +510,9 @@ class ServletLimiterTest {
                     limit: 1
                     window: 1m
                 """);
-        FakeHttp first = get("/ip");
-        first.remoteAddr = "2001:db8:1:2::1";
-        assertThat(call(first)).isFalse();
-        FakeHttp sameAddress = get("/ip");
-        sameAddress.remoteAddr = "2001:db8:1:2:0:0:0:1";
-        assertThat(call(sameAddress)).as("the same address, spelled out").isTrue();
-        FakeHttp neighbour = get("/ip");
-        neighbour.remoteAddr = "2001:db8:1:2::2";
-        assertThat(call(neighbour)).as("another address of the /64 is another client at /128").isFalse();
+        assertThat(callFrom("2001:db8:1:2::1")).isFalse();
+        assertThat(callFrom("2001:db8:1:2:0:0:0:1")).as("the same address, spelled out").isTrue();
+        assertThat(callFrom("2001:db8:1:2::2")).as("another address of the /64 is another client at /128").isFalse();
     }
 
     @Test

@@ -89,16 +89,16 @@ public final class ClientIpResolver {
         this.trustedProxies = List.copyOf(cidrs);
         this.header = header;
         this.ipv6Prefix = ipv6Prefix;
-        this.keyMaskHigh = ipv6Prefix >= 64 ? -1L : -1L << (64 - ipv6Prefix);
-        this.keyMaskLow = ipv6Prefix <= 64 ? 0 : ipv6Prefix == 128 ? -1L : -1L << (128 - ipv6Prefix);
+        this.keyMaskHigh = highMask(ipv6Prefix);
+        this.keyMaskLow = lowMask(ipv6Prefix);
         this.keySuffix = ipv6Prefix == 128 ? "" : "/" + ipv6Prefix;
         for (int i = 0; i < count; i++) {
             String cidr = cidrs.get(i);
             int slash = cidr.indexOf('/');
             String address = slash < 0 ? cidr : cidr.substring(0, slash);
             int bits = prefixBits(cidr);
-            maskHigh[i] = bits >= 64 ? -1L : bits == 0 ? 0 : -1L << (64 - bits);
-            maskLow[i] = bits <= 64 ? 0 : bits == 128 ? -1L : -1L << (128 - bits);
+            maskHigh[i] = highMask(bits);
+            maskLow[i] = lowMask(bits);
             networkHigh[i] = IpAddress.high(address, 0, address.length()) & maskHigh[i];
             networkLow[i] = IpAddress.low(address, 0, address.length()) & maskLow[i];
         }
@@ -156,8 +156,8 @@ public final class ClientIpResolver {
             int bits = prefixBits(cidr);
             long high = IpAddress.high(address, 0, address.length());
             long low = IpAddress.low(address, 0, address.length());
-            long maskHigh = bits >= 64 ? -1L : bits == 0 ? 0 : -1L << (64 - bits);
-            long maskLow = bits <= 64 ? 0 : bits == 128 ? -1L : -1L << (128 - bits);
+            long maskHigh = highMask(bits);
+            long maskLow = lowMask(bits);
             if ((high & ~maskHigh) != 0 || (low & ~maskLow) != 0) {
                 return "'" + cidr + "' has bits set after the /" + prefix + " prefix: write the network address";
             }
@@ -395,5 +395,15 @@ public final class ClientIpResolver {
             i--;
         }
         return i;
+    }
+
+    /** The upper 64 bits of a 128-bit network mask of {@code bits} leading ones. */
+    private static long highMask(int bits) {
+        return bits >= 64 ? -1L : bits == 0 ? 0 : -1L << (64 - bits);
+    }
+
+    /** The lower 64 bits of a 128-bit network mask of {@code bits} leading ones. */
+    private static long lowMask(int bits) {
+        return bits <= 64 ? 0 : bits == 128 ? -1L : -1L << (128 - bits);
     }
 }
