@@ -10,7 +10,7 @@ class IgnoredTypesTest {
     @ParameterizedTest
     @ValueSource(strings = {"java.lang.String", "javax.management.MBeanServer", "jdk.internal.misc.Unsafe",
             "sun.nio.ch.Net", "com.sun.net.httpserver.HttpServer", "net.bytebuddy.ByteBuddy",
-            "dev.limiter.agent.AgentInstaller", "dev.limiter.bootstrap.LimiterBridge", "dev.limiter.api.X",
+            "dev.limiter.agent.startup.Startup", "dev.limiter.bootstrap.LimiterBridge", "dev.limiter.api.X",
             "dev.limiter.core.Bucket", "dev.limiter.rules.RuleSet", "dev.limiter.shaded.snakeyaml.Yaml"})
     void neverWeavesTheJdkByteBuddyOrTheAgent(String name) {
         assertThat(IgnoredTypes.ignored(name)).isTrue();
