@@ -45,8 +45,15 @@ for f, n in pairs(counts) do
   local deadline = deadlines[f]
   if deadline == nil or deadline < now then
     redis.call('HDEL', key, f, f .. ':t') -- a crashed (or partitioned) instance: its permits expire
-  elseif n > 0 then
-    total = total + n
+  else
+    if deadline > now + lease then
+      -- more than one lease ahead: the server's clock stepped back since the renewal; hold it to one lease
+      -- from now, so a crashed instance's permits do not outlive it by the size of the step
+      redis.call('HSET', key, f .. ':t', now + lease)
+    end
+    if n > 0 then
+      total = total + n
+    end
   end
 end
 if total >= limit then

@@ -20,19 +20,23 @@ local function cdiv(a, b) local r = a % b; return (a - r) / b + ((r > 0) and 1 o
 
 local s = redis.call('HMGET', KEYS[1], 'd', 't', 'k', 'm')
 local debt = 0
+local stepped = false
 if s[1] then
   debt = tonumber(s[1])
   local at = tonumber(s[2]) or now
   local oldCost = tonumber(s[3]) or cost
   local oldPerMilli = tonumber(s[4]) or perMilli
   local elapsed = now - at
-  -- a server clock that stepped back drains nothing (and never adds debt)
+  -- a server clock that stepped back drains nothing (and never adds debt); the debt then drains from the new
+  -- time, so the key is rewritten at it even on a rejection (else it would wait for the old time)
   if elapsed > 0 then
     if elapsed >= cdiv(debt, oldPerMilli) then
       debt = 0
     else
       debt = debt - elapsed * oldPerMilli
     end
+  elseif elapsed < 0 then
+    stepped = true
   end
   if oldCost ~= cost then
     -- reconfigured: keep the debt as a number of permits (rounded up, so a change never grants extra)
@@ -57,5 +61,9 @@ if nextDebt <= tolerance then
   -- the key vanishes when the debt has drained: a missing key is a full bucket
   redis.call('PEXPIRE', KEYS[1], cdiv(nextDebt, perMilli) + 1000)
   return {1, fdiv(tolerance - nextDebt, cost), now + cdiv(nextDebt, perMilli), 0, granted, now}
+end
+if stepped then
+  redis.call('HSET', KEYS[1], 'd', debt, 't', now, 'k', cost, 'm', perMilli)
+  redis.call('PEXPIRE', KEYS[1], cdiv(debt, perMilli) + 1000)
 end
 return {0, 0, now + cdiv(debt, perMilli), cdiv(nextDebt - tolerance, perMilli), 0, now}
