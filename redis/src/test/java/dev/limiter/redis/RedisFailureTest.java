@@ -10,8 +10,6 @@ import dev.limiter.core.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -32,49 +30,6 @@ class RedisFailureTest {
     private static final long MARGIN_MILLIS = Long.getLong("limiter.redis.margin", TIMEOUT.toMillis() / 2);
     private static final long LONG_WINDOW = LimitConfig.MAX_WINDOW_MILLIS; // ~49 days: no window boundary within a test
 
-    /** Threads checking continuously and recording the slowest check, until stopped. */
-    private static final class Load implements AutoCloseable {
-        final AtomicBoolean running = new AtomicBoolean(true);
-        final AtomicLong slowestNanos = new AtomicLong();
-        final AtomicLong checks = new AtomicLong();
-        final List<Thread> threads = new ArrayList<>();
-
-        Load(List<KeyedLimiter> limiters, int threadsEach) {
-            for (KeyedLimiter limiter : limiters) {
-                for (int i = 0; i < threadsEach; i++) {
-                    Thread t = new Thread(() -> {
-                        long[] out = Outcome.newArray();
-                        int n = 0;
-                        while (running.get()) {
-                            long start = System.nanoTime();
-                            limiter.tryAcquire("k" + (n++ % 16), out);
-                            slowestNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
-                            checks.incrementAndGet();
-                        }
-                    });
-                    t.start();
-                    threads.add(t);
-                }
-            }
-        }
-
-        void resetSlowest() {
-            slowestNanos.set(0);
-        }
-
-        long slowestMillis() {
-            return slowestNanos.get() / 1_000_000;
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            running.set(false);
-            for (Thread t : threads) {
-                t.join();
-            }
-        }
-    }
-
     @Test
     void killedRedisFallsBackFastAndSharedLimitingResumesAfterRestart() throws Exception {
         try (RedisServer server = RedisServer.start()) {
@@ -84,7 +39,7 @@ class RedisFailureTest {
                 LimitConfig config = LimitConfig.of(1_000_000, LONG_WINDOW);
                 List<KeyedLimiter> limiters = List.of(a.limiter("kill", "fixed-window", config, 100),
                         b.limiter("kill", "fixed-window", config, 100));
-                try (Load load = new Load(limiters, 2)) {
+                try (CheckLoad load = new CheckLoad(limiters, 2)) {
                     await().until(() -> a.stats().getRoundTrips() > 100 && b.stats().getRoundTrips() > 100);
                     load.resetSlowest();
 
@@ -152,7 +107,7 @@ class RedisFailureTest {
                     .withProbeInterval(Duration.ofMillis(100));
             try (RedisStore store = RedisStore.connect(settings)) {
                 KeyedLimiter limiter = store.limiter("freeze", "token-bucket", LimitConfig.of(1_000_000, 1000), 10);
-                try (Load load = new Load(List.of(limiter), 4)) {
+                try (CheckLoad load = new CheckLoad(List.of(limiter), 4)) {
                     await().until(() -> store.stats().getRoundTrips() > 100);
                     load.resetSlowest();
                     server.freeze();

@@ -108,6 +108,67 @@ final class RedisServer implements AutoCloseable {
         }
     }
 
+    /** {@code REPLICAOF NO ONE}: a replica promoted to primary, as a failover does. */
+    void promote() {
+        try (Jedis j = jedis()) {
+            j.replicaofNoOne();
+        }
+    }
+
+    /** Waits until this replica is connected to its primary and has its data. */
+    void awaitReplicating() {
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            try (Jedis j = jedis()) {
+                String info = j.info("replication");
+                return info.contains("master_link_status:up") && !info.contains("master_sync_in_progress:1");
+            }
+        });
+    }
+
+    /**
+     * Fills the server: {@code maxmemory} a little above what it uses now, {@code noeviction}, then filler
+     * values until writes are refused with {@code OOM}. Returns the maxmemory set.
+     */
+    long fillMemory() {
+        try (Jedis j = jedis()) {
+            long used = usedMemory(j);
+            long max = used + 256 * 1024;
+            j.configSet("maxmemory-policy", "noeviction");
+            j.configSet("maxmemory", String.valueOf(max));
+            String value = "x".repeat(4096);
+            for (int i = 0; ; i++) {
+                try {
+                    j.set("filler:" + i, value);
+                } catch (redis.clients.jedis.exceptions.JedisDataException e) {
+                    if (e.getMessage() != null && e.getMessage().startsWith("OOM")) {
+                        // full; closing connections frees their buffers, which would make room for a few
+                        // more writes: hold the limit below what the data alone uses
+                        max = usedMemory(j) - 64 * 1024;
+                        j.configSet("maxmemory", String.valueOf(max));
+                        return max;
+                    }
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Lifts the memory limit again. */
+    void unlimitMemory() {
+        try (Jedis j = jedis()) {
+            j.configSet("maxmemory", "0");
+        }
+    }
+
+    private static long usedMemory(Jedis j) {
+        for (String line : j.info("memory").split("\r?\n")) {
+            if (line.startsWith("used_memory:")) {
+                return Long.parseLong(line.substring("used_memory:".length()).trim());
+            }
+        }
+        throw new IllegalStateException("no used_memory in INFO memory");
+    }
+
     /** Calls of {@code command} (lower case, e.g. "evalsha") since start or the last CONFIG RESETSTAT. */
     long calls(String command) {
         try (Jedis j = jedis()) {
