@@ -30,7 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * every thread stops, the kernel keeps accepting connections, and what clients sent meanwhile arrives at once
  * when the JVM resumes. After the pause the limits are exact: the requests queued during the pause get only
  * what was left of the window, a token bucket gives at most one full bucket plus its refill over the elapsed
- * time (the pause counts as time that passed, never twice), no key stays throttled, and no request errs.
+ * time (the pause counts as time that passed, never twice), a bulkhead's permits held through the pause all
+ * come back, no key stays throttled, and no request errs.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PausedServerTest {
@@ -63,6 +64,11 @@ class PausedServerTest {
                     match: { http: { path: /api/items/rate } }
                     strategy: token-bucket
                     limit: %d
+                    window: 1s
+                  - id: bulkhead
+                    match: { http: { path: /slow } }
+                    strategy: concurrency
+                    limit: 2
                     window: 1s
                 """.formatted(QUOTA, RATE));
         server = servers.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, "PausedServerTest-server",
@@ -149,6 +155,44 @@ class PausedServerTest {
         assertThat(admittedAfterResume).as(what).isGreaterThanOrEqualTo(RATE);
         assertThat(server.isAlive()).isTrue();
         assertThat(server.output()).as("nothing thrown in the server").doesNotContain("Exception", "SEVERE");
+    }
+
+    /**
+     * Calls in flight through the pause keep their permits, the calls queued meanwhile are refused against them,
+     * and every permit comes back when the held calls end: a paused JVM neither leaks nor doubles a bulkhead.
+     */
+    @Test
+    void bulkheadPermitsHeldThroughAPauseComeBackExactly() throws Exception {
+        List<CompletableFuture<HttpResponse<String>>> held = List.of(http.getAsync("/slow?gate=held"),
+                http.getAsync("/slow?gate=held"));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+                .until(() -> http.number("/app/gate?name=held") == 2);
+
+        signal("STOP");
+        List<CompletableFuture<HttpResponse<String>>> queued = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            queued.add(http.getAsync("/slow?gate=queued"));
+        }
+        Thread.sleep(PAUSE.toMillis()); // the pause itself
+        signal("CONT");
+
+        for (CompletableFuture<HttpResponse<String>> each : queued) {
+            assertThat(each.get(60, TimeUnit.SECONDS).statusCode()).as("both permits are still held").isEqualTo(429);
+        }
+        assertThat(http.get("/app/release?name=held").statusCode()).isEqualTo(200);
+        for (CompletableFuture<HttpResponse<String>> each : held) {
+            assertThat(each.get(60, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+        // both permits back: two new calls are admitted together, a third is not
+        List<CompletableFuture<HttpResponse<String>>> after = List.of(http.getAsync("/slow?gate=after"),
+                http.getAsync("/slow?gate=after"));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+                .until(() -> http.number("/app/gate?name=after") == 2);
+        assertThat(http.status("/slow?gate=after")).isEqualTo(429);
+        assertThat(http.get("/app/release?name=after").statusCode()).isEqualTo(200);
+        for (CompletableFuture<HttpResponse<String>> each : after) {
+            assertThat(each.get(60, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
     }
 
     /** The forked server's pid: the child JVM whose command line names this test's rules file. */
