@@ -1,6 +1,7 @@
 package dev.limiter.rules.compile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RulesError;
@@ -9,6 +10,7 @@ import dev.limiter.rules.yaml.YamlTreeReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,6 +26,8 @@ class HostileRulesFileLoadTest {
 
     /** Generous: a load takes milliseconds; only a hang, or a machine at a standstill, comes near it. */
     static final long MAX_MILLIS = 5_000;
+    /** Past this, a load is taken for hung and abandoned. */
+    static final Duration HANG = Duration.ofSeconds(20);
 
     @TempDir
     Path dir;
@@ -33,7 +37,9 @@ class HostileRulesFileLoadTest {
     void isRefusedWithOneClearErrorInBoundedTimeAndMemory(HostileRulesFile hostile) throws Exception {
         Path file = dir.resolve("rules.yml");
         hostile.replace(file);
-        LoadCost cost = LoadCost.of("load " + hostile, () -> RuleSetLoader.load(file, RuleSet.empty()));
+        // preemptive, so a load that blocks (a named pipe opened) fails the test instead of hanging the build
+        LoadCost cost = assertTimeoutPreemptively(HANG, () -> LoadCost.of("load " + hostile,
+                () -> RuleSetLoader.load(file, RuleSet.empty())));
 
         assertThat(cost.thrown()).isInstanceOf(RulesException.class);
         RulesException refused = (RulesException) cost.thrown();

@@ -2,6 +2,7 @@ package dev.limiter.rules.reload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
@@ -32,10 +33,18 @@ class HostileRulesFileReloadTest {
 
     private RuleSetHolder holder;
 
+    /**
+     * Closes on another thread, with a bound: a reload blocked in the file system (a named pipe opened) holds the
+     * holder's lock, and this test must fail then, not hang the build.
+     */
     @AfterEach
-    void stop() {
+    void stop() throws InterruptedException {
         if (holder != null) {
-            holder.close();
+            Thread closer = new Thread(holder::close, "close-holder");
+            closer.setDaemon(true);
+            closer.start();
+            closer.join(PATIENCE.toMillis());
+            assertThat(closer.isAlive()).as("the holder closed: no reload is stuck holding it").isFalse();
         }
     }
 
@@ -75,7 +84,9 @@ class HostileRulesFileReloadTest {
         hostile.replace(file);
 
         boolean[] reloaded = new boolean[1];
-        LoadCost cost = LoadCost.of("reload " + hostile, () -> reloaded[0] = holder.reload());
+        // preemptive, so a reload that blocks (a named pipe opened) fails the test instead of hanging the build
+        LoadCost cost = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> LoadCost.of("reload " + hostile,
+                () -> reloaded[0] = holder.reload()));
 
         assertThat(cost.thrown()).isNull();
         assertThat(reloaded[0]).isFalse();
