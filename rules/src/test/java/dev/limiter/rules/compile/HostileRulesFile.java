@@ -210,7 +210,7 @@ public enum HostileRulesFile {
         }
     }
 
-    /** The first error, a regular expression for HUGE_MULTILINE_SCALAR (its wording is the id check's), exact otherwise. */
+    /** The first error: exact, or a regular expression for HUGE_MULTILINE_SCALAR (worded by the id check). */
     public final String expected;
     public final Budget budget;
 

@@ -239,7 +239,8 @@ class LoaderFuzzTest {
             String huge = "version: 1\nrules: []\n# " + "x".repeat(YamlTreeReader.MAX_FILE_BYTES) + "\n";
             assertThatThrownBy(() -> RuleSetLoader.parse(huge, "rules.yml", RuleSet.empty(), null))
                     .isInstanceOf(RulesException.class)
-                    .hasMessage("rules.yml:1:1: the file is larger than 1048576 bytes (1 MiB), the most a rules file may be");
+                    .hasMessage("rules.yml:1:1: the file is larger than 1048576 bytes (1 MiB), the most a rules file"
+                            + " may be");
             String longScalar = "version: 1\nrules: []\nx: '" + "y".repeat(100_000) + "'\n";
             assertThatThrownBy(() -> RuleSetLoader.parse(longScalar, "rules.yml", RuleSet.empty(), null))
                     .isInstanceOf(RulesException.class)

@@ -63,8 +63,8 @@ class HostileRulesFileReloadTest {
 
     private void assertLastGoodRulesStillEnforced(RuleSet good) {
         assertThat(holder.current()).isSameAs(good);
-        assertThat(holder.current().rule("a").limiter().tryAcquire("k", new long[Outcome.SIZE])).as("k's budget is used")
-                .isFalse();
+        assertThat(holder.current().rule("a").limiter().tryAcquire("k", new long[Outcome.SIZE]))
+                .as("k's budget is used").isFalse();
     }
 
     private void assertRefusedWith(HostileRulesFile hostile) {
