@@ -1,6 +1,7 @@
 package dev.limiter.agent.startup;
 
 import dev.limiter.rules.yaml.YamlTreeReader;
+import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,7 +15,9 @@ import java.nio.file.Path;
  * <p>Read through a {@link FileInputStream}, not {@code Files}: its classes are loaded already (System.in), the
  * NIO channel's ~20 would load on the application's main thread. A file that cannot be read, or is larger than a
  * rules file may be, has no bytes (and is read no further); the parse then reads the path itself and reports
- * why, with the file's name.
+ * why, with the file's name. Only a regular file is opened ({@link File#isFile()}, through symlinks): opening a
+ * named pipe blocks until something writes to it, and this runs on the application's main thread. (A file
+ * swapped for a pipe between that check and the open can still block; see {@code RulesFileBytes}.)
  */
 final class RulesFile {
 
@@ -30,12 +33,20 @@ final class RulesFile {
 
     static RulesFile read(Path path) {
         byte[] bytes;
-        try (InputStream in = new FileInputStream(path.toFile())) {
-            bytes = in.readNBytes(YamlTreeReader.MAX_FILE_BYTES + 1);
+        try {
+            File file = path.toFile();
+            bytes = file.isFile() && file.length() <= YamlTreeReader.MAX_FILE_BYTES ? read(file) : null;
         } catch (IOException | RuntimeException e) {
             bytes = null;
         }
         return new RulesFile(path, bytes == null || bytes.length > YamlTreeReader.MAX_FILE_BYTES ? null : bytes);
+    }
+
+    /** At most one byte more than a rules file may have, so a file that grew since its length was read is seen. */
+    private static byte[] read(File file) throws IOException {
+        try (InputStream in = new FileInputStream(file)) {
+            return in.readNBytes(YamlTreeReader.MAX_FILE_BYTES + 1);
+        }
     }
 
     Path path() {

@@ -7,13 +7,12 @@ import dev.limiter.rules.RulesException;
 import dev.limiter.rules.yaml.Problems;
 import dev.limiter.rules.yaml.YamlNode;
 import dev.limiter.rules.yaml.YamlTreeReader;
-import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -78,11 +77,7 @@ public final class RuleSetLoader {
      * path then says why).
      */
     public static byte[] readBytes(Path file) {
-        try {
-            return Files.size(file) > YamlTreeReader.MAX_FILE_BYTES ? null : Files.readAllBytes(file);
-        } catch (IOException | SecurityException e) {
-            return null;
-        }
+        return RulesFileBytes.read(file, new FileProblems(String.valueOf(file)));
     }
 
     /**
@@ -118,35 +113,42 @@ public final class RuleSetLoader {
     }
 
     private static String read(Path file, Problems problems) {
-        try {
-            long size = Files.size(file);
-            if (size > YamlTreeReader.MAX_FILE_BYTES) {
-                problems.add(1, 1, "the file is larger than " + YamlTreeReader.MAX_FILE_BYTES + " bytes");
-                return null;
-            }
-            return decode(Files.readAllBytes(file), problems);
-        } catch (NoSuchFileException e) {
-            problems.add(1, 1, "the rules file does not exist");
-        } catch (IOException | SecurityException e) {
-            problems.add(1, 1, "cannot read the rules file: " + e);
-        }
-        return null;
+        byte[] bytes = RulesFileBytes.read(file, problems);
+        return bytes == null ? null : decode(bytes, problems);
     }
 
+    /**
+     * The text of {@code bytes} as strict UTF-8, or null after reporting the first malformed byte at its line and
+     * column (a file saved as Latin-1 or UTF-16 is refused where it goes wrong, not read as replacement
+     * characters).
+     */
     private static String decode(byte[] bytes, Problems problems) {
         if (bytes.length > YamlTreeReader.MAX_FILE_BYTES) {
-            problems.add(1, 1, "the file is larger than " + YamlTreeReader.MAX_FILE_BYTES + " bytes");
+            problems.add(1, 1, YamlTreeReader.tooLarge());
             return null;
         }
-        try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            problems.add(1, 1, "the file is not valid UTF-8");
-            return null;
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length); // UTF-8 never decodes to more chars than bytes
+        CoderResult result = decoder.decode(in, out, true);
+        if (!result.isError()) {
+            result = decoder.flush(out);
         }
+        if (!result.isError()) {
+            return out.flip().toString();
+        }
+        int line = 1;
+        int lineStart = 0;
+        for (int at = 0; at < out.position(); at++) {
+            if (out.get(at) == '\n') {
+                line++;
+                lineStart = at + 1;
+            }
+        }
+        problems.add(line, out.position() - lineStart + 1, String.format(
+                "the file is not valid UTF-8 (byte 0x%02X): rules files are UTF-8", bytes[in.position()] & 0xff));
+        return null;
     }
 }

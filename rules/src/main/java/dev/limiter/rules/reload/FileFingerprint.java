@@ -1,9 +1,11 @@
 package dev.limiter.rules.reload;
 
+import dev.limiter.rules.compile.RuleSetLoader;
 import dev.limiter.rules.yaml.YamlTreeReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.zip.CRC32;
 
 /**
@@ -17,16 +19,27 @@ record FileFingerprint(boolean exists, long size, long modifiedMillis, long cont
 
     static final FileFingerprint MISSING = new FileFingerprint(false, -1, -1, -1);
 
+    /**
+     * The fingerprint of {@code file} now. Only a regular file of at most {@link YamlTreeReader#MAX_FILE_BYTES} is
+     * read (so a named pipe put in its place cannot block the watcher); anything else is fingerprinted by its
+     * attributes, which still change when it is replaced or modified.
+     */
     static FileFingerprint of(Path file) {
+        BasicFileAttributes attributes;
         try {
-            long size = Files.size(file);
-            if (size > YamlTreeReader.MAX_FILE_BYTES) {
-                return new FileFingerprint(true, size, Files.getLastModifiedTime(file).toMillis(), 0);
-            }
-            return of(file, Files.readAllBytes(file));
+            attributes = Files.readAttributes(file, BasicFileAttributes.class); // through symlinks
         } catch (IOException | SecurityException e) {
             return MISSING;
         }
+        long modified = attributes.lastModifiedTime().toMillis();
+        if (!attributes.isRegularFile()) {
+            return new FileFingerprint(true, attributes.isDirectory() ? -2 : -3, modified, 0);
+        }
+        if (attributes.size() > YamlTreeReader.MAX_FILE_BYTES) {
+            return new FileFingerprint(true, attributes.size(), modified, 0);
+        }
+        byte[] content = RuleSetLoader.readBytes(file);
+        return content == null ? new FileFingerprint(true, attributes.size(), modified, 0) : of(file, content);
     }
 
     /**

@@ -37,7 +37,7 @@ public final class Fields {
         for (YamlNode.YamlEntry entry : node.entries().values()) {
             if (!known.contains(entry.key())) {
                 String suggestion = Suggestions.closest(entry.key(), known);
-                problems.add(entry, "unknown key '" + entry.key() + "' in " + where
+                problems.add(entry, "unknown key '" + shorten(entry.key()) + "' in " + where
                         + (suggestion == null ? "" : " (did you mean '" + suggestion + "'?)"));
             }
         }

@@ -19,9 +19,15 @@ import org.yaml.snakeyaml.reader.StreamReader;
 /**
  * Reads YAML text into a {@link YamlNode} tree with positions, from SnakeYAML's event parser.
  *
- * <p>A rules file is untrusted input to a process that must not fall over, so the parser is bounded: a size cap,
- * a nesting-depth limit, an alias limit, and YAML aliases are refused outright (an alias would otherwise have to
- * be expanded or silently read as its name). Any failure becomes a positioned problem; nothing else escapes.
+ * <p>A rules file is untrusted input to a process that must not fall over, so reading is bounded here, not by
+ * SnakeYAML's {@code LoaderOptions}: of those, the event parser honours only the code point limit (the nesting
+ * depth and alias limits are the composer's, which is not used). So this reader refuses text above
+ * {@link #MAX_FILE_BYTES}, a character YAML does not allow (with its position: SnakeYAML reports it by offset),
+ * a line longer than {@link #MAX_LINE_CHARS} (the parser's cost grows with the square of a line's length),
+ * nesting deeper than {@link #MAX_DEPTH} (this reader's recursion is bounded by it; SnakeYAML's parser and
+ * scanner are iterative, and are stopped at that depth too), and any YAML alias at its first use: the rules grammar
+ * never needs one, and refusing the first means a "billion laughs" bomb costs one pass over its text, never an
+ * expansion. Any failure becomes a positioned problem; nothing else escapes.
  *
  * <p>Why the events and not Jackson's {@code YAMLParser}, which reads the same events: its parser base class
  * initialises {@code java.math.BigDecimal}, whose class initialiser on JDK 25 computes 5^65536 (~23 ms of
@@ -31,9 +37,22 @@ import org.yaml.snakeyaml.reader.StreamReader;
  */
 public final class YamlTreeReader {
 
-    /** Larger than any sane rules file; bounds parser memory and the watcher's hashing. */
+    /**
+     * The largest rules file, 1 MiB: over 200 times the largest in the project ({@code examples/rules.yml}, 4.6 KB
+     * with comments; a rule is ~5 lines, ~150 bytes, so this is ~7,000 rules), small enough that reading,
+     * decoding and parsing it stays within tens of MB of short-lived allocation and well under a second, and that
+     * the watcher can hash it on every check. Documented in docs/rules.md.
+     */
     public static final int MAX_FILE_BYTES = 1 << 20;
-    static final int MAX_DEPTH = 32;
+    /**
+     * The longest line, in characters. SnakeYAML's reader grows its buffer by copying it for each 1,024
+     * characters of one token, and a token never spans a line in that buffer, so the cost of a line grows with its
+     * square: one 1 MiB line allocated 2 GB and took up to a second; 1 MiB in lines of this length allocates
+     * ~40 MB. Real lines are under 200 characters; this leaves room for a generated flow list of ~800 paths.
+     */
+    public static final int MAX_LINE_CHARS = 16_384;
+    /** The deepest nesting (a rule is 5 levels deep); also bounds this reader's recursion. */
+    public static final int MAX_DEPTH = 32;
 
     private static final LoaderOptions LOADER_OPTIONS = loaderOptions();
 
@@ -58,13 +77,73 @@ public final class YamlTreeReader {
         return options;
     }
 
+    /** The problem of a file above {@link #MAX_FILE_BYTES}, the same wherever it is found. */
+    public static String tooLarge() {
+        return "the file is larger than " + MAX_FILE_BYTES + " bytes (1 MiB), the most a rules file may be";
+    }
+
     /** The root node, or null after adding the problem that stopped parsing. */
     public static YamlNode read(String text, Problems problems) {
         if (text.length() > MAX_FILE_BYTES) {
-            problems.add(1, 1, "the file is larger than " + MAX_FILE_BYTES + " bytes");
+            problems.add(1, 1, tooLarge());
+            return null;
+        }
+        if (!StreamReader.isPrintable(text)) {
+            reportUnprintable(text, problems);
+            return null;
+        }
+        if (reportedLongLine(text, problems)) {
             return null;
         }
         return new YamlTreeReader(text, problems).read();
+    }
+
+    /** Reports the first line longer than {@link #MAX_LINE_CHARS}, where it goes over; true if there is one. */
+    private static boolean reportedLongLine(String text, Problems problems) {
+        int line = 1;
+        int lineStart = 0;
+        for (int at = 0; at < text.length(); at++) {
+            char c = text.charAt(at);
+            if (c == '\n' || c == '\r') {
+                line++;
+                lineStart = at + 1;
+                if (c == '\r' && at + 1 < text.length() && text.charAt(at + 1) == '\n') {
+                    at++;
+                    lineStart++;
+                }
+            } else if (at - lineStart >= MAX_LINE_CHARS) {
+                problems.add(line, MAX_LINE_CHARS + 1, "the line is longer than " + MAX_LINE_CHARS
+                        + " characters, the most a rules file allows (break it up: YAML lists and strings may span"
+                        + " lines)");
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Reports the first character YAML does not allow (a NUL byte, most control characters) at its line and
+     * column: SnakeYAML finds it when it buffers the text, ahead of the parse, and gives only an offset.
+     */
+    private static void reportUnprintable(String text, Problems problems) {
+        int line = 1;
+        int column = 1;
+        for (int at = 0; at < text.length(); ) {
+            int c = text.codePointAt(at);
+            if (!StreamReader.isPrintable(c)) {
+                problems.add(line, column, String.format("the file contains the character U+%04X, which YAML does"
+                        + " not allow (a binary or wrongly encoded file?)", c));
+                return;
+            }
+            if (c == '\n') {
+                line++;
+                column = 1;
+            } else {
+                column++;
+            }
+            at += Character.charCount(c);
+        }
+        problems.add(1, 1, "the file contains a character YAML does not allow");
     }
 
     private YamlNode read() {
@@ -181,7 +260,8 @@ public final class YamlTreeReader {
     static void addEntry(Map<String, YamlNode.YamlEntry> entries, YamlNode.YamlEntry entry, Problems problems) {
         YamlNode.YamlEntry first = entries.get(entry.key());
         if (first != null) {
-            problems.add(entry, "duplicate key '" + entry.key() + "' (first given at line " + first.line() + ")");
+            problems.add(entry, "duplicate key '" + Fields.shorten(entry.key()) + "' (first given at line "
+                    + first.line() + ")");
         } else {
             entries.put(entry.key(), entry);
         }

@@ -58,7 +58,7 @@ final class JacksonTreeReader {
     /** The root node, or null after adding the problem that stopped parsing. */
     static YamlNode read(String text, Problems problems) {
         if (text.length() > MAX_FILE_BYTES) {
-            problems.add(1, 1, "the file is larger than " + MAX_FILE_BYTES + " bytes");
+            problems.add(1, 1, YamlTreeReader.tooLarge());
             return null;
         }
         try (JsonParser parser = newParser(text)) {

@@ -180,6 +180,13 @@ class YamlTreeReaderEquivalenceTest {
                     .containsAnyOf("a mapping key must be a plain value", "YAML aliases are not supported");
             return;
         }
+        if (oracle.contains("invalid YAML: special characters are not allowed")) {
+            // a departure on purpose: SnakeYAML finds the character ahead of the parse and gives only an offset,
+            // which Jackson reported at 1:1; the reader reports where it is
+            assertThat(current).as("a character YAML does not allow, in:%n%s", text)
+                    .matches("ERR rules\\.yml:\\d+:\\d+: the file contains the character U\\+[0-9A-F]{4,}, .*");
+            return;
+        }
         if (oracle.contains("Number value length") && oracle.contains("exceeds the maximum allowed (64")) {
             assertThat(current).as("a number longer than Jackson's limit, in:%n%s", text).contains("INT @");
             return;
