@@ -17,6 +17,9 @@ public final class FakeHttp {
     public final Object response;
     public final Map<String, Object> attributes = new HashMap<>();
     public final Map<String, String> requestHeaders = new HashMap<>();
+    public final Map<String, String> parameters = new HashMap<>();
+    /** Thrown by {@code getParameter} when set, as a container refusing the request's parameters does. */
+    public RuntimeException parameterFailure;
     public final Map<String, String> responseHeaders = new LinkedHashMap<>();
     public final ByteArrayOutputStream body = new ByteArrayOutputStream();
     public int status = 200;
@@ -57,7 +60,12 @@ public final class FakeHttp {
                 case "getHeaders" -> requestHeaders.containsKey((String) args[0])
                         ? Collections.enumeration(java.util.List.of(requestHeaders.get((String) args[0])))
                         : Collections.emptyEnumeration();
-                case "getParameter" -> null;
+                case "getParameter" -> {
+                    if (parameterFailure != null) {
+                        throw parameterFailure;
+                    }
+                    yield parameters.get((String) args[0]);
+                }
                 case "getUserPrincipal" -> null;
                 case "getAttribute" -> attributes.get((String) args[0]);
                 case "setAttribute" -> attributes.put((String) args[0], args[1]) == null ? null : null;

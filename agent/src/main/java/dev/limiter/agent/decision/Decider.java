@@ -6,6 +6,7 @@ import dev.limiter.core.Outcome;
 import dev.limiter.rules.Mode;
 import dev.limiter.rules.OnError;
 import dev.limiter.rules.Rule;
+import dev.limiter.rules.key.KeyBound;
 
 /**
  * The one decision loop every entry point runs: for each rule that applies to a call, take a permit for the
@@ -16,6 +17,10 @@ import dev.limiter.rules.Rule;
  * at once. A rule that fails (its key cannot be read, its store or strategy throws) is counted in its
  * {@code errors}, logged at most every few seconds, and resolved by its {@code on-error}: {@code allow} passes
  * over it, {@code reject} rejects the call with a retry after one second.
+ *
+ * <p>Every key goes through {@link KeyBound} before it reaches a limiter: a client-chosen key longer than 256
+ * characters is kept as a fixed-size digest, so {@code max-keys} bounds a rule's memory (and a Redis store's keys)
+ * whatever the clients send. One length check for the usual key.
  *
  * <p>Adapters translate: a servlet request or a woven method call into the rules and a {@link Call}, the answer
  * into a 429 or a thrown rejection. Allowed path: no locks, no logging, no allocation.
@@ -57,6 +62,7 @@ public final class Decider {
                     }
                     continue;
                 }
+                key = KeyBound.bound(key);
                 admitted = limiter.tryAcquire(key, out);
             } catch (Throwable t) {
                 rule.stats().errors().increment();

@@ -1,6 +1,7 @@
 package dev.limiter.agent.decision;
 
 import dev.limiter.rules.RuleStats;
+import dev.limiter.rules.key.PrintableKey;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -20,11 +21,15 @@ public final class RejectedKeyFeed {
     private RejectedKeyFeed() {
     }
 
-    /** Counts a rejection (or a dry-run would-reject) of {@code key} by the rule owning {@code stats}. */
+    /**
+     * Counts a rejection (or a dry-run would-reject) of {@code key} by the rule owning {@code stats}. The sink gets
+     * the key's {@link PrintableKey} form: whoever shows it (a JMX console, a script printing it, a log) must not
+     * be handed the client's CR, LF or escape sequences; distinct keys stay distinct.
+     */
     static void record(RuleStats stats, String key) {
         RejectedKeySink sink = BY_RULE.get(stats);
         if (sink != null) {
-            sink.offer(key);
+            sink.offer(PrintableKey.of(key));
         }
     }
 

@@ -26,12 +26,28 @@ final class KeyExtractor {
             case GLOBAL, ARG -> MISSING;
             case IP -> clientIp(rules.clientIp(), api, request);
             case HEADER -> api.header(request, spec.name());
-            case PARAM -> api.parameter(request, spec.name());
+            case PARAM -> parameter(api, request, spec.name());
             case PRINCIPAL -> api.principal(request);
             case PATH -> path;
             case PATH_PARAM -> rule.pathParam(path);
         };
         return value == null ? MISSING : value;
+    }
+
+    /**
+     * The parameter, or null (the missing-value key) when the container refuses to parse the request's
+     * parameters: Tomcat throws beyond {@code maxParameterCount} (1,000 by default, query and form together),
+     * Jetty beyond its form-key limit or on a malformed form. That is the client's malformed request, not the
+     * limiter failing: counted under the rule's {@code on-error}, {@code allow} by default, it would let any client
+     * past a {@code param:} limit by sending 1,001 parameters. So such a request counts where a request without
+     * the parameter counts.
+     */
+    private static String parameter(ServletApi api, Object request, String name) throws Throwable {
+        try {
+            return api.parameter(request, name);
+        } catch (RuntimeException refused) {
+            return null;
+        }
     }
 
     /**

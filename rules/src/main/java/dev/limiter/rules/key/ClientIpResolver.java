@@ -320,15 +320,12 @@ public final class ClientIpResolver {
     /** End of the address in {@code 1.2.3.4:80}, {@code [::1]:80}, {@code [::1]} or a bare address. */
     private static int addressEnd(String s, int start, int end) {
         if (s.charAt(start) == '[') {
-            int close = s.indexOf(']', start);
-            return close < 0 || close > end ? end : close;
+            int close = IpAddress.indexOf(s, ']', start, end);
+            return close < 0 ? end : close;
         }
-        int colon = s.indexOf(':', start);
-        if (colon >= 0 && colon < end) {
-            int second = s.indexOf(':', colon + 1);
-            if (second < 0 || second >= end) {
-                return colon; // exactly one colon: IPv4 (or a name) with a port
-            }
+        int colon = IpAddress.indexOf(s, ':', start, end);
+        if (colon >= 0 && IpAddress.indexOf(s, ':', colon + 1, end) < 0) {
+            return colon; // exactly one colon: IPv4 (or a name) with a port
         }
         return end;
     }

@@ -7,7 +7,8 @@ package dev.limiter.rules.key;
  * allocates. This runs on the request path for requests that come through a trusted proxy, so it is
  * allocation-free; the price is that the value comes out in two calls ({@link #high}, {@link #low}), each of
  * which parses the text again (addresses are short). Strict: no leading zeros in IPv4 octets (they are octal to
- * some parsers), a zone ({@code %eth0}) is ignored.
+ * some parsers), a zone ({@code %eth0}) is ignored, text longer than 110 characters is not an address. Every
+ * scan stays inside the given range, so the cost is linear in the range, never in the whole string.
  */
 final class IpAddress {
 
@@ -15,6 +16,8 @@ final class IpAddress {
     private static final int HIGH = 1;
     private static final int LOW = 2;
     private static final long V4_MAPPED = 0xffffL << 32;
+    /** The longest text looked at: 45 characters of IPv6 with embedded IPv4, {@code %} and a 64-character zone. */
+    private static final int MAX_TEXT = 45 + 1 + 64;
 
     private IpAddress() {
     }
@@ -35,12 +38,29 @@ final class IpAddress {
 
     /** True if the text is an IPv4 literal (no colon). */
     static boolean isV4(String s, int start, int end) {
-        return s.indexOf(':', start) < 0 || s.indexOf(':', start) >= end;
+        return indexOf(s, ':', start, end) < 0;
+    }
+
+    /**
+     * Index of {@code c} in {@code [start, end)} of {@code s}, or -1. Never looks past {@code end}: the text is
+     * often one element of a long forwarding header, and {@code String.indexOf} would scan to the header's end
+     * for every element (quadratic in the number of hops).
+     */
+    static int indexOf(String s, char c, int start, int end) {
+        for (int i = start; i < end; i++) {
+            if (s.charAt(i) == c) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static long parse(String s, int start, int end, int want) {
-        int percent = s.indexOf('%', start);
-        if (percent >= 0 && percent < end) {
+        if (end - start > MAX_TEXT) {
+            return 0; // longer than any address with any sane zone: not worth scanning
+        }
+        int percent = indexOf(s, '%', start, end);
+        if (percent >= 0) {
             end = percent;
         }
         if (end - start < 2 || end - start > 45) {
