@@ -40,12 +40,12 @@ public class FixedWindowModelTest { // public: Lincheck creates one instance per
 
     @Test
     void modelChecking() {
-        ModelChecks.modelChecking(3, 3, 10, 300).sequentialSpecification(Model.class).check(getClass());
+        ModelChecks.modelChecking(3, 3, 10, 200).sequentialSpecification(Model.class).check(getClass());
     }
 
     @Test
     void stress() {
-        ModelChecks.stress(3, 3, 10, 300).sequentialSpecification(Model.class).check(getClass());
+        ModelChecks.stress(3, 3, 10, 200).sequentialSpecification(Model.class).check(getClass());
     }
 
     /** The documented behaviour: at most {@code LIMIT} per clock-aligned window. */

@@ -42,11 +42,11 @@ public class LeakyBucketModelTest { // public: Lincheck creates one instance per
 
     @Test
     void modelChecking() {
-        ModelChecks.modelChecking(3, 3, 10, 300).sequentialSpecification(TokenModel.class).check(getClass());
+        ModelChecks.modelChecking(3, 3, 10, 200).sequentialSpecification(TokenModel.class).check(getClass());
     }
 
     @Test
     void stress() {
-        ModelChecks.stress(3, 3, 10, 300).sequentialSpecification(TokenModel.class).check(getClass());
+        ModelChecks.stress(3, 3, 10, 200).sequentialSpecification(TokenModel.class).check(getClass());
     }
 }

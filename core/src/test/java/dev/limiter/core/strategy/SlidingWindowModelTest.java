@@ -40,12 +40,12 @@ public class SlidingWindowModelTest { // public: Lincheck creates one instance p
 
     @Test
     void modelChecking() {
-        ModelChecks.modelChecking(3, 3, 10, 300).sequentialSpecification(Model.class).check(getClass());
+        ModelChecks.modelChecking(3, 3, 10, 200).sequentialSpecification(Model.class).check(getClass());
     }
 
     @Test
     void stress() {
-        ModelChecks.stress(3, 3, 10, 300).sequentialSpecification(Model.class).check(getClass());
+        ModelChecks.stress(3, 3, 10, 200).sequentialSpecification(Model.class).check(getClass());
     }
 
     /** previous * (window - elapsed) / window + current + 1 <= limit, over clock-aligned windows. */
