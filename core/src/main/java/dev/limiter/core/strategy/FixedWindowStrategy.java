@@ -26,6 +26,13 @@ import dev.limiter.core.RateLimitStrategy;
  * counting against the stored (later) window, so a step back never grants a fresh budget; a larger step back
  * starts a new window at the current time instead of waiting (a window can never get stuck).
  *
+ * <p>Stale clock readings: a thread may read the clock, wait (preempted) and reach the CAS after others have
+ * moved the window on. Before a decision that only a late reading could cause (a rejection, or a stored window
+ * two or more ahead, which would otherwise be taken for a step back and reset the count of the window in force)
+ * the clock is read again and the decision retaken if it moved. Only a reading that still stands, so a real step
+ * back, resets a window; a rejection is linearizable at the moment it read the state (found by
+ * {@code FixedWindowModelTest}, Lincheck).
+ *
  * <p>Reconfigure: a new limit applies to the current count at once (a lower limit rejects until the window
  * ends); a new window length changes the window index, so the count restarts with the next check.
  */
@@ -82,11 +89,25 @@ public final class FixedWindowStrategy implements RateLimitStrategy {
                 window = nowWindow + ahead;
                 count = state & COUNT_MASK;
             } else {
+                if (ahead > 1) { // the stored window is 2+ ahead: a step back, or this clock reading is stale
+                    long fresh = config.clock().millis();
+                    if (fresh != now) {
+                        now = fresh;
+                        nowWindow = Math.floorDiv(now, windowMillis);
+                        continue;
+                    }
+                }
                 window = nowWindow;
                 count = 0;
             }
             long windowEnd = (window + 1) * windowMillis;
             if (count >= limit) {
+                long fresh = config.clock().millis();
+                if (fresh != now) { // the window may have ended since the clock was read
+                    now = fresh;
+                    nowWindow = windowOf(bucket, now, windowMillis);
+                    continue;
+                }
                 return Outcome.reject(out, 0, windowEnd, windowEnd - now, limit);
             }
             if (bucket.casSlot0(state, (window << 32) | (count + 1))) {

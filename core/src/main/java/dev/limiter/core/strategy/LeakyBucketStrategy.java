@@ -25,6 +25,11 @@ import dev.limiter.core.RateLimitStrategy;
  * <p>Clock steps backwards: a debt larger than the capacity can only come from a step back; it is clamped to
  * "full at now" (and written back on a rejection), so the meter never waits for the old time.
  *
+ * <p>Stale clock readings: a rejection reads the clock again and decides again if it moved, so a check that read
+ * the clock, waited and found a TAT set at a later time by others does not take it for a step back and pull the
+ * TAT back to its old reading (which handed the missed leak out twice); only a reading that still stands clamps
+ * (found by {@code LeakyBucketModelTest}, Lincheck).
+ *
  * <p>Reconfigure: the debt carries over in permits (clamped to the new capacity) and leaks at the new rate.
  */
 public final class LeakyBucketStrategy implements RateLimitStrategy {
@@ -78,9 +83,17 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
                     return Outcome.allow(out, UnitScale.permits(tolerance - next, interval),
                             now + UnitScale.millisFor(next, perMilli), config.limit());
                 }
-            } else if (effective == tat || bucket.casSlot0(tat, effective)) {
-                return Outcome.reject(out, 0, now + UnitScale.millisFor(debt, perMilli),
-                        UnitScale.millisFor(next - tolerance, perMilli), config.limit());
+            } else {
+                long fresh = config.clock().millis();
+                if (fresh != now) { // debt may have leaked since the clock was read: decide again
+                    now = fresh;
+                    nowUnits = now * perMilli;
+                    continue;
+                }
+                if (effective == tat || bucket.casSlot0(tat, effective)) {
+                    return Outcome.reject(out, 0, now + UnitScale.millisFor(debt, perMilli),
+                            UnitScale.millisFor(next - tolerance, perMilli), config.limit());
+                }
             }
         }
     }

@@ -31,6 +31,10 @@ import dev.limiter.core.RateLimitStrategy;
  * <p>Clock steps backwards: as for the fixed window: a step into the previous window keeps counting against
  * the stored window (as if at its start, the most conservative weight); a larger step back starts afresh.
  *
+ * <p>Stale clock readings: as for the fixed window, a rejection or a stored window two or more ahead reads the
+ * clock again and decides again if it moved, so a reading that went stale before the CAS never resets the
+ * counts of the window in force (found by {@code SlidingWindowModelTest}, Lincheck).
+ *
  * <p>Reconfigure: a new limit applies to the counts at once; a new window length changes the window index, so
  * both counts restart with the next check.
  */
@@ -95,6 +99,14 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
                 previous = state & COUNT_MASK;
                 current = 0;
             } else {
+                if (ahead > 1) { // the stored window is 2+ ahead: a step back, or this clock reading is stale
+                    long fresh = config.clock().millis();
+                    if (fresh != now) {
+                        now = fresh;
+                        nowWindow = Math.floorDiv(now, windowMillis);
+                        continue;
+                    }
+                }
                 window = nowWindow;
                 previous = 0;
                 current = 0;
@@ -112,6 +124,12 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
                     return Outcome.allow(out, remaining, start + 2 * windowMillis, limit);
                 }
             } else {
+                long fresh = config.clock().millis();
+                if (fresh != now) { // the previous window may weigh less, or have ended, since the clock was read
+                    now = fresh;
+                    nowWindow = FixedWindowStrategy.windowOf(bucket, now, windowMillis);
+                    continue;
+                }
                 return Outcome.reject(out, 0, start + 2 * windowMillis,
                         retryAfter(now, start, windowMillis, limit, previous, current), limit);
             }

@@ -25,6 +25,13 @@ import dev.limiter.core.RateLimitStrategy;
  * to now, so refill resumes from the new time instead of waiting for the old one (no negative tokens, no stuck
  * bucket). Refill lost in the step is not granted twice.
  *
+ * <p>Stale clock readings: a thread may read the clock, wait (preempted) and reach its decision after others have
+ * taken permits at a later time; with its old reading {@code B} then looks ahead of now. A rejection therefore
+ * reads the clock again and decides again if it moved: only a reading that still stands (a real step back) moves
+ * {@code B} back, and a rejection is linearizable at the moment it read {@code B}. Without that, a late check
+ * undid the refill of the milliseconds it had missed, and the next check took it again (found by
+ * {@code TokenBucketModelTest}, Lincheck).
+ *
  * <p>Burst: up to {@code capacity} at once after an idle period, then the refill rate.
  *
  * <p>Reconfigure: the permits in the bucket carry over (as a count, clamped to the new capacity); refill
@@ -82,9 +89,17 @@ public final class TokenBucketStrategy implements RateLimitStrategy {
                     return Outcome.allow(out, UnitScale.permits(left, cost),
                             now + UnitScale.millisFor(capacity - left, perMilli), config.limit());
                 }
-            } else if (effective == base || bucket.casSlot0(base, effective)) {
-                return Outcome.reject(out, 0, now + UnitScale.millisFor(capacity - fill, perMilli),
-                        UnitScale.millisFor(cost - fill, perMilli), config.limit());
+            } else {
+                long fresh = config.clock().millis();
+                if (fresh != now) { // refill may have come since the clock was read: decide again
+                    now = fresh;
+                    nowUnits = now * perMilli;
+                    continue;
+                }
+                if (effective == base || bucket.casSlot0(base, effective)) {
+                    return Outcome.reject(out, 0, now + UnitScale.millisFor(capacity - fill, perMilli),
+                            UnitScale.millisFor(cost - fill, perMilli), config.limit());
+                }
             }
         }
     }

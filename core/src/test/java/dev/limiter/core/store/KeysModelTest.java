@@ -1,0 +1,116 @@
+package dev.limiter.core.store;
+
+import dev.limiter.core.LimitConfig;
+import dev.limiter.core.OnFull;
+import dev.limiter.core.Outcome;
+import dev.limiter.core.clock.ManualClock;
+import dev.limiter.core.strategy.FixedWindowStrategy;
+import java.util.HashMap;
+import java.util.Map;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.jetbrains.lincheck.datastructures.Validate;
+
+/**
+ * A tiny {@link LocalKeyedLimiter} (2 keys, 3 clients, a fixed window of 1 per 2 ms) under the model checker:
+ * insertion, the eviction of idle keys (expired window or nothing counted), the {@link OnFull} choice when no key
+ * is idle, and the counter of keys, racing checks of the same and other keys and the clock. The sequential
+ * specification is {@link Model}, the documented behaviour written as plain maps.
+ *
+ * <p>Known to fail (the subclasses are disabled until the store is fixed): a bucket the eviction hand drops as
+ * idle between a thread's lookup (or insertion) and its check still takes that thread's permit, off the map, and
+ * the key's next request gets a fresh bucket. Found interleaving, 2 keys, {@code reject}: {@code k2} admitted;
+ * then thread A inserts {@code k0} (counter 1 -> 2, put) and pauses before its check; thread B's new key
+ * {@code k1} finds the counter full, the hand retires {@code k0}'s fresh bucket (nothing counted yet: idle) and
+ * removes it, B inserts {@code k1} and is admitted; A resumes, checks its detached bucket and is admitted. Three
+ * keys admitted with state in a 2-key store that refuses new keys, and {@code k0}'s next request in the same
+ * window is admitted again (one permit per race; the same with an expired window instead of a fresh bucket).
+ * The bulkhead does not have it: its {@code retire} marks the bucket and a check on a retired bucket looks the
+ * key up again ({@link BulkheadKeysModelTest}); rate strategies keep the default {@code retire} and
+ * {@code tryAcquire} retries only for bulkheads.
+ *
+ * <p>Subclasses pick the {@link OnFull} choice.
+ */
+@Param(name = "key", gen = IntGen.class, conf = "0:2")
+public abstract class KeysModelTest {
+
+    static final long START = 1_767_225_600_000L; // a window start for windows of 2 ms
+    static final long LIMIT = 1;
+    static final long WINDOW = 2;
+    static final int MAX_KEYS = 2;
+    static final String[] KEYS = {"k0", "k1", "k2"};
+
+    private final ManualClock clock = new ManualClock(START);
+    final LocalKeyedLimiter limiter;
+
+    KeysModelTest(OnFull onFull) {
+        limiter = LocalKeyedLimiter.create(FixedWindowStrategy.INSTANCE,
+                LimitConfig.of(LIMIT, WINDOW).withClock(clock), MAX_KEYS, onFull);
+    }
+
+    /** Remaining permits if admitted (0 for a key admitted without state), -1 if rejected or refused. */
+    @Operation
+    public long acquire(@Param(name = "key") int key) {
+        long[] out = Outcome.newArray();
+        return limiter.tryAcquire(KEYS[key], out) ? out[Outcome.REMAINING] : -1;
+    }
+
+    /** One clock tick; ticks come from one thread (the clock's advance is not atomic with itself). */
+    @Operation(nonParallelGroup = "clock")
+    public void tick() {
+        clock.advance(1);
+    }
+
+    /** The counter that bounds the keys agrees with the map, and the bound holds. */
+    @Validate
+    public void keysCounted() {
+        int counted = limiter.activeKeys();
+        if (counted != limiter.mapSize() || counted > MAX_KEYS) {
+            throw new IllegalStateException("counter " + counted + ", map " + limiter.mapSize());
+        }
+    }
+
+    /**
+     * The documented behaviour: a key's own window as in {@code FixedWindowModelTest}; a new key in a full store
+     * first drops every idle key (the tiny table fits in one walk of the eviction hand), then, if none was idle,
+     * is refused ({@code reject}) or admitted without state ({@code allow}).
+     */
+    abstract static class Model {
+        private final boolean allowWhenFull;
+        private final Map<Integer, long[]> windows = new HashMap<>(); // key -> {window, count}
+        private long now = START;
+
+        Model(boolean allowWhenFull) {
+            this.allowWhenFull = allowWhenFull;
+        }
+
+        public long acquire(int key) {
+            long window = Math.floorDiv(now, WINDOW);
+            long[] state = windows.get(key);
+            if (state == null) {
+                if (windows.size() >= MAX_KEYS) {
+                    windows.values().removeIf(s -> s[0] != window || s[1] == 0);
+                    if (windows.size() >= MAX_KEYS) {
+                        return allowWhenFull ? 0 : -1;
+                    }
+                }
+                state = new long[] {window, 0};
+                windows.put(key, state);
+            }
+            if (state[0] != window) {
+                state[0] = window;
+                state[1] = 0;
+            }
+            if (state[1] >= LIMIT) {
+                return -1;
+            }
+            state[1]++;
+            return LIMIT - state[1];
+        }
+
+        public void tick() {
+            now++;
+        }
+    }
+}
