@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.LongAdder;
  * a live budget, and a flood of new keys could reset a throttled key's limit: {@link OnFull#REJECT} refuses the
  * new key's request, {@link OnFull#ALLOW} admits it without storing anything for it, and {@link OnFull#EVICT}
  * drops the first few non-idle keys the walk met ({@link #forcedBatch}: up to {@value #MAX_FORCED_BATCH}, so a
- * flood of new keys does not walk on every insertion). Keys with calls in flight are never evicted
+ * flood of new keys does not walk on every insertion; once a lap found no idle key, the batches of the same
+ * clock millisecond come from a sample of {@value #SAMPLE} entries, see {@link #nothingEvictableAt}). Keys with calls in flight are never evicted
  * ({@link RateLimitStrategy#retire}) and a permit taken without a bucket could not be released exactly, so a
  * bulkhead refuses the new key under every choice. Refusals and stateless admissions are counted
  * ({@link #keysRefused}, {@link #keysAdmittedWithoutState}).
@@ -111,10 +112,12 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
     /** The eviction hand (owned by the walker). */
     private Iterator<Map.Entry<String, Bucket>> hand;
     /**
-     * The clock millisecond in which a lap found nothing it may evict, or {@link Long#MIN_VALUE}. Within that
-     * millisecond a new key is refused (or admitted without state) without walking again, so a flood of new keys
-     * into a table full of live state costs one lap per millisecond, not one per request; keys turn idle with
-     * time, so the next millisecond walks again.
+     * The clock millisecond in which a lap found no idle key (and, unless forced, nothing else it may evict), or
+     * {@link Long#MIN_VALUE}. Within that millisecond a new key is refused (or admitted without state) without
+     * walking again, and under {@link OnFull#EVICT} the forced batch comes from one sample of {@value #SAMPLE}
+     * entries instead of another lap, so a flood of new keys into a table full of live state costs one lap per
+     * millisecond, not one per request or per batch; keys turn idle with time, so the next millisecond walks
+     * again (a release, a reconfigure or a new choice forget it at once).
      */
     private volatile long nothingEvictableAt = Long.MIN_VALUE;
     /** Laps that found nothing to evict (tests; written by the walker only). */
@@ -390,6 +393,7 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         if (!force && now == nothingEvictableAt) {
             return size.get() < maxKeys; // walked in vain this millisecond already
         }
+        // forced: walk (a sample only, if a lap found no idle key this millisecond)
         if (!walking.compareAndSet(false, true)) {
             return glance(cfg, force);
         }
@@ -405,7 +409,9 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         if (size.get() < maxKeys) {
             return true; // another thread freed a slot meanwhile
         }
-        int budget = Math.min(MAX_WALK, size.get() + SAMPLE); // at most a full lap
+        // forced after a lap found no idle key this millisecond: no key can have turned idle since, so a sample
+        boolean sampleOnly = force && now == nothingEvictableAt;
+        int budget = sampleOnly ? SAMPLE : Math.min(MAX_WALK, size.get() + SAMPLE); // at most a full lap
         int dropped = 0;
         int inSample = 0;
         int candidates = 0;
@@ -441,6 +447,8 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         if (!freed) {
             emptyLaps++;
             nothingEvictableAt = now;
+        } else if (dropped == 0 && force && !sampleOnly) {
+            nothingEvictableAt = now; // a whole lap without an idle key (dropped == 0 never breaks off early)
         }
         return freed;
     }
