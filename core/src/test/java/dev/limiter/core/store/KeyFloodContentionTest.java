@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A flood of new keys from many threads, platform and virtual, against a full store whose eviction walk is
- * claimed by one thread at a time: nobody waits for the walker, idle slots are all handed out and nothing more,
- * the throttled key is never re-admitted, and every new key's request is counted exactly once.
+ * claimed by one thread at a time: nobody waits for the walker, every idle slot is handed out and no live key
+ * is evicted, the throttled key is never re-admitted, and every new key's request is counted exactly once.
  */
 class KeyFloodContentionTest {
 
@@ -93,21 +93,39 @@ class KeyFloodContentionTest {
         }
     }
 
-    /** Half the table idle: exactly that many new keys get a slot, every other one gets the choice's answer. */
+    /**
+     * Half the table idle: every idle slot goes to a new key, every new key's request is answered exactly once
+     * (a slot, or the choice's answer, counted), and at the end the table holds exactly the live keys, the victim
+     * and as many new keys as there were idle slots.
+     *
+     * <p>A few more new keys than idle slots may be admitted with a slot: a new key's bucket is idle between its
+     * insertion and its first check, and another thread's walk may evict it then (the check counts on the dropped
+     * bucket, docs/strategies.md "Idle-first is exact for idle keys"); that frees its slot for another new key.
+     * So the admissions are bounded below by the idle slots and the table's content is exact.
+     */
     private void halfIdle(OnFull onFull, int threads, boolean virtual) throws Exception {
         int idle = MAX_KEYS / 2;
         LocalKeyedLimiter limiter = full(FixedWindowStrategy.INSTANCE, onFull, idle);
         Flood flood = flood(limiter, threads, virtual);
         String as = onFull.spelling() + (virtual ? ", virtual" : ", platform");
         assertThat(flood.victimAdmitted()).as(as).isZero();
-        assertThat(limiter.keysRefused() + limiter.keysAdmittedWithoutState()).as(as).isEqualTo(NEW_KEYS - idle);
+        long answered = limiter.keysRefused() + limiter.keysAdmittedWithoutState();
+        long withSlot = NEW_KEYS - answered;
+        assertThat(withSlot).as("new keys given a slot (%s)", as).isGreaterThanOrEqualTo(idle);
         if (onFull == OnFull.REJECT) {
-            assertThat(flood.newKeysAdmitted()).as(as).isEqualTo(idle);
+            assertThat(flood.newKeysAdmitted()).as(as).isEqualTo(withSlot);
             assertThat(limiter.keysAdmittedWithoutState()).as(as).isZero();
         } else {
             assertThat(flood.newKeysAdmitted()).as(as).isEqualTo(NEW_KEYS);
             assertThat(limiter.keysRefused()).as(as).isZero();
         }
+        int newKeysKept = 0;
+        for (int t = 0; t < threads; t++) {
+            for (int i = 0; i < NEW_KEYS / threads; i++) {
+                newKeysKept += limiter.bucket(t + ":" + i) != null ? 1 : 0;
+            }
+        }
+        assertThat(newKeysKept).as("new keys holding a slot at the end (%s)", as).isEqualTo(idle);
         for (int i = 0; i < idle; i++) {
             assertThat(limiter.bucket("old" + i)).as("old%d evicted (%s)", i, as).isNull();
         }
@@ -119,13 +137,13 @@ class KeyFloodContentionTest {
     }
 
     @RepeatedTest(3)
-    void platformThreadsTakeExactlyTheIdleSlots() throws Exception {
+    void platformThreadsTakeEveryIdleSlotAndCountExactly() throws Exception {
         halfIdle(OnFull.REJECT, 8, false);
         halfIdle(OnFull.ALLOW, 8, false);
     }
 
     @RepeatedTest(3)
-    void virtualThreadsTakeExactlyTheIdleSlots() throws Exception {
+    void virtualThreadsTakeEveryIdleSlotAndCountExactly() throws Exception {
         assumeThat(Contention.virtualThreadsAvailable()).as("virtual threads need Java 21+").isTrue();
         halfIdle(OnFull.REJECT, 200, true);
         halfIdle(OnFull.ALLOW, 200, true);
