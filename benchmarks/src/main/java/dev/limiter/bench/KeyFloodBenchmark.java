@@ -23,10 +23,11 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * An attack's flood of new keys into a store whose {@value #MAX_KEYS} slots all hold live state (each key spent
  * one of its 3 permits of an hour): what one request of a never-seen key costs under each {@code on-full}
- * choice. Unlike {@link NewKeyBenchmark} (every slot idle-free but an allowed config, no choice) nothing here is
- * idle, so the eviction hand finds nothing to drop: {@code reject} and {@code allow} walk a lap of the table
+ * choice ({@link NewKeyBenchmark} is the evict-oldest case with a limit never reached, beside Caffeine). Nothing
+ * here is idle, so the eviction hand finds nothing to drop: {@code reject} and {@code allow} walk a lap of the table
  * (up to 1,024 entries) once per clock millisecond and answer every other new key from the remembered empty lap;
- * {@code evict-oldest} walks a lap per forced batch (8 keys for 10,000 slots) and evicts live keys. The system
+ * {@code evict-oldest} walks that lap too, then evicts live keys in forced batches (8 keys for 10,000 slots)
+ * taken from a sample of 16 entries each for the rest of the millisecond. The system
  * clock, as in the agent, so "once per millisecond" is real time. At 2 threads the walk is claimed by one thread
  * and the other glances at the table instead of waiting (LocalKeyedLimiter's class comment).
  *

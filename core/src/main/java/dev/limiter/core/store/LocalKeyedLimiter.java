@@ -33,10 +33,10 @@ import java.util.concurrent.atomic.LongAdder;
  * new key's request, {@link OnFull#ALLOW} admits it without storing anything for it, and {@link OnFull#EVICT}
  * drops the first few non-idle keys the walk met ({@link #forcedBatch}: up to {@value #MAX_FORCED_BATCH}, so a
  * flood of new keys does not walk on every insertion; once a lap found no idle key, the batches of the same
- * clock millisecond come from a sample of {@value #SAMPLE} entries, see {@link #nothingEvictableAt}). Keys with calls in flight are never evicted
- * ({@link RateLimitStrategy#retire}) and a permit taken without a bucket could not be released exactly, so a
- * bulkhead refuses the new key under every choice. Refusals and stateless admissions are counted
- * ({@link #keysRefused}, {@link #keysAdmittedWithoutState}).
+ * clock millisecond come from a sample of {@value #SAMPLE} entries, see {@link #nothingEvictableAt}). Keys with
+ * calls in flight are never evicted ({@link RateLimitStrategy#retire}) and a permit taken without a bucket could
+ * not be released exactly, so a bulkhead refuses the new key under every choice. Refusals and stateless
+ * admissions are counted ({@link #keysRefused}, {@link #keysAdmittedWithoutState}).
  *
  * <p>The walk takes no lock, so it never blocks a request thread, platform or virtual (a {@code synchronized}
  * walk pins a waiting virtual thread to its carrier on Java 21 to 23, and every thread of a flood would queue on
@@ -457,8 +457,9 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
      * What a thread does that finds another one walking, instead of waiting for it: true if a slot is free, or
      * freed here by dropping an idle key among the first {@value #SAMPLE} entries of a walk of its own (or, when
      * forced, the first live one: true then also when another thread removed that one first, so the caller
-     * looks again and evict-oldest never refuses); false if the {@link OnFull} choice must answer. Its own iterator, not the
-     * hand, which belongs to the walker; {@code remove} is safe against the walker removing the same entry.
+     * looks again and evict-oldest never refuses); false if the {@link OnFull} choice must answer. Its own
+     * iterator, not the hand, which belongs to the walker; {@code remove} is safe against the walker removing the
+     * same entry.
      */
     private boolean glance(LimitConfig cfg, boolean force) {
         if (size.get() < maxKeys) {
