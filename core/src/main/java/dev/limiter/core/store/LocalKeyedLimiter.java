@@ -177,13 +177,22 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         LimitConfig cfg = config;
         Bucket bucket = buckets.get(key);
         for (;;) {
+            boolean inserted = false;
             if (bucket == null) {
                 bucket = insert(key, cfg);
                 if (bucket == null) {
                     return full(cfg, out);
                 }
+                inserted = true;
             }
             if (strategy.check(bucket, cfg, out)) {
+                if (inserted && !releases && buckets.get(key) != bucket) {
+                    // a new bucket is idle until its first check, so a walk may have evicted it just before:
+                    // what this check counted went with it, and its slot to another key; count it again on the
+                    // key's state as it is now (a bulkhead's bucket is retired instead, handled below)
+                    bucket = buckets.get(key);
+                    continue;
+                }
                 return true;
             }
             if (!releases || !strategy.isRetired(bucket)) {
