@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -31,10 +32,34 @@ import java.util.concurrent.atomic.LongAdder;
  * a live budget, and a flood of new keys could reset a throttled key's limit: {@link OnFull#REJECT} refuses the
  * new key's request, {@link OnFull#ALLOW} admits it without storing anything for it, and {@link OnFull#EVICT}
  * drops the first few non-idle keys the walk met ({@link #forcedBatch}: up to {@value #MAX_FORCED_BATCH}, so a
- * flood of new keys does not take the lock on every insertion). Keys with calls in flight are never evicted
- * ({@link RateLimitStrategy#retire}) and a permit taken without a bucket could not be released exactly, so a
- * bulkhead refuses the new key under every choice. Refusals and stateless admissions are counted
- * ({@link #keysRefused}, {@link #keysAdmittedWithoutState}).
+ * flood of new keys does not walk on every insertion; once a lap found no idle key, the batches of the same
+ * clock millisecond come from a sample of {@value #SAMPLE} entries, see {@link #nothingEvictableAt}). Keys with
+ * calls in flight are never evicted ({@link RateLimitStrategy#retire}) and a permit taken without a bucket could
+ * not be released exactly, so a bulkhead refuses the new key under every choice. Refusals and stateless
+ * admissions are counted ({@link #keysRefused}, {@link #keysAdmittedWithoutState}).
+ *
+ * <p>The walk takes no lock, so it never blocks a request thread, platform or virtual (a {@code synchronized}
+ * walk pins a waiting virtual thread to its carrier on Java 21 to 23, and every thread of a flood would queue on
+ * it). One thread at a time owns the hand: it claims the walk with a CAS on {@link #walking} and gives it back
+ * when done. A thread that finds the walk claimed does not wait for it: it looks at the table once more
+ * ({@link #glance}): a slot the walker freed meanwhile, or an idle key among the first {@value #SAMPLE} entries of
+ * its own short walk (dropped as the hand would drop it), or, under {@link OnFull#EVICT}, the first live key of
+ * that sample; only if none of these gives it a slot does the {@link OnFull} choice answer its request.
+ *
+ * <p>Why that thread may take the {@link OnFull} answer: the walk was claimed because the table was full, and the
+ * glance found no free slot and no idle key, so as far as it could see the thread is where the choice applies.
+ * Every promise of the choice holds: a concurrency rule never admits without state (the choice refuses), no live
+ * key is evicted except under {@link OnFull#EVICT} (which never refuses: a glance there always frees a slot or
+ * finds one freed), every refusal or stateless admission is counted exactly once ({@link #full}, once per
+ * request that got no slot), and only a whole lap sets {@link #nothingEvictableAt} (a glance is no lap, so it
+ * never spares the next walker its walk). What it gives up: while one thread walks, another new key may be
+ * refused (or admitted without state) although an idle key lies further on in the table, where a lock would have
+ * made it wait for the walker and then walk a lap itself. That is the price of never waiting, and a small one:
+ * the walker drops every idle key of its sample, so slots are usually free by the time others look; with a
+ * fraction p of the table idle, a glance misses all of them with probability (1-p)^16; the idle key it missed
+ * is still evicted by a later lap, before any live one; and a refusal is what {@code reject} gives any fresh key
+ * at a full table (fail closed, retry after a window). The claim is held for one walk of at most
+ * {@value #MAX_WALK} entries. Tested: the walker held inside its walk, another new key is answered at once.
  *
  * <p>Why not Caffeine: core is JDK-only, and its W-TinyLFU admission buys hit-rate, which a limiter does not
  * need: an evicted key costs a budget reset, not a cache miss to recompute, and idle keys (the common victims)
@@ -61,10 +86,10 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
 
     /**
      * Most non-idle keys one sweep evicts when its sample held no idle key. More than one, so that under a flood
-     * of new keys most insertions find a free slot without taking the lock (at 2 threads, one victim per sweep
-     * made every insertion queue on it: 16 us per new key against 4 us for Caffeine); no more evictions happen
-     * overall, since every new key needs a slot anyway, they only happen a few insertions early. Scaled down for
-     * small stores ({@link #forcedBatch}) so a 3-key store still keeps 3.
+     * of new keys most insertions find a free slot without walking (at 2 threads, one victim per sweep made
+     * every insertion queue on the sweep, then under a lock: 16 us per new key against 4 us for Caffeine); no
+     * more evictions happen overall, since every new key needs a slot anyway, they only happen a few insertions
+     * early. Scaled down for small stores ({@link #forcedBatch}) so a 3-key store still keeps 3.
      */
     static final int MAX_FORCED_BATCH = SAMPLE / 2;
 
@@ -73,23 +98,30 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
     private final boolean releases;
     private final ConcurrentHashMap<String, Bucket> buckets;
     private final AtomicInteger size = new AtomicInteger();
-    private final Object handLock = new Object();
+    /**
+     * Claimed (CAS false to true) by the one thread that walks the hand; the claim orders one walker's writes to
+     * the hand, the candidate arrays and {@link #emptyLaps} before the next walker's reads.
+     */
+    private final AtomicBoolean walking = new AtomicBoolean();
     private final int forcedBatch;
-    /** Non-idle candidates of the current sweep (guarded by handLock; cleared after each sweep). */
+    /** Non-idle candidates of the current sweep (owned by the walker; cleared after each sweep). */
     private final String[] victimKeys;
     private final Bucket[] victims;
     private final LongAdder refused = new LongAdder();
     private final LongAdder admittedWithoutState = new LongAdder();
+    /** The eviction hand (owned by the walker). */
     private Iterator<Map.Entry<String, Bucket>> hand;
     /**
-     * The clock millisecond in which a lap found nothing it may evict, or {@link Long#MIN_VALUE}. Within that
-     * millisecond a new key is refused (or admitted without state) without walking again, so a flood of new keys
-     * into a table full of live state costs one lap per millisecond, not one per request; keys turn idle with
-     * time, so the next millisecond walks again.
+     * The clock millisecond in which a lap found no idle key (and, unless forced, nothing else it may evict), or
+     * {@link Long#MIN_VALUE}. Within that millisecond a new key is refused (or admitted without state) without
+     * walking again, and under {@link OnFull#EVICT} the forced batch comes from one sample of {@value #SAMPLE}
+     * entries instead of another lap, so a flood of new keys into a table full of live state costs one lap per
+     * millisecond, not one per request or per batch; keys turn idle with time, so the next millisecond walks
+     * again (a release, a reconfigure or a new choice forget it at once).
      */
     private volatile long nothingEvictableAt = Long.MIN_VALUE;
-    /** Laps that found nothing to evict (tests). */
-    private long emptyLaps;
+    /** Laps that found nothing to evict (tests; written by the walker only). */
+    private volatile long emptyLaps;
     private volatile LimitConfig config;
     private volatile OnFull onFull;
 
@@ -145,13 +177,22 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         LimitConfig cfg = config;
         Bucket bucket = buckets.get(key);
         for (;;) {
+            boolean inserted = false;
             if (bucket == null) {
                 bucket = insert(key, cfg);
                 if (bucket == null) {
                     return full(cfg, out);
                 }
+                inserted = true;
             }
             if (strategy.check(bucket, cfg, out)) {
+                if (inserted && !releases && buckets.get(key) != bucket) {
+                    // a new bucket is idle until its first check, so a walk may have evicted it just before:
+                    // what this check counted went with it, and its slot to another key; count it again on the
+                    // key's state as it is now (a bulkhead's bucket is retired instead, handled below)
+                    bucket = buckets.get(key);
+                    continue;
+                }
                 return true;
             }
             if (!releases || !strategy.isRetired(bucket)) {
@@ -353,7 +394,7 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
     /**
      * Frees at least one slot, or returns false if a lap of the map (at most {@link #MAX_WALK} entries) found no
      * idle key and the {@link OnFull} choice forbids evicting live ones (or they are bulkheads with calls in
-     * flight).
+     * flight). Never waits: a thread that finds the walk claimed glances at the table instead (class comment).
      */
     private boolean evict(LimitConfig cfg) {
         boolean force = onFull == OnFull.EVICT && !releases;
@@ -361,56 +402,105 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         if (!force && now == nothingEvictableAt) {
             return size.get() < maxKeys; // walked in vain this millisecond already
         }
-        synchronized (handLock) {
-            if (size.get() < maxKeys) {
-                return true; // another thread freed a slot meanwhile
-            }
-            int budget = Math.min(MAX_WALK, size.get() + SAMPLE); // at most a full lap
-            int dropped = 0;
-            int inSample = 0;
-            int candidates = 0;
-            while (budget-- > 0) {
-                if (hand == null || !hand.hasNext()) {
-                    hand = buckets.entrySet().iterator();
-                    if (!hand.hasNext()) {
-                        return true; // emptied concurrently
-                    }
-                }
-                Map.Entry<String, Bucket> e = hand.next();
-                Bucket b = e.getValue();
-                if (strategy.retire(b, cfg)) {
-                    if (remove(e.getKey(), b)) {
-                        dropped++;
-                    }
-                } else if (force && candidates < forcedBatch) {
-                    victimKeys[candidates] = e.getKey();
-                    victims[candidates++] = b;
-                }
-                if (++inSample >= SAMPLE && dropped > 0) {
-                    break; // idle keys found: no live state is touched
-                }
-            }
-            if (dropped == 0) {
-                for (int i = 0; i < candidates; i++) {
-                    remove(victimKeys[i], victims[i]); // forced: resets the budget of a non-idle key
-                }
-            }
-            Arrays.fill(victimKeys, 0, candidates, null); // hold no key or bucket past the sweep
-            Arrays.fill(victims, 0, candidates, null);
-            boolean freed = dropped > 0 || candidates > 0 || size.get() < maxKeys;
-            if (!freed) {
-                emptyLaps++;
-                nothingEvictableAt = now;
-            }
-            return freed;
+        // forced: walk (a sample only, if a lap found no idle key this millisecond)
+        if (!walking.compareAndSet(false, true)) {
+            return glance(cfg, force);
         }
+        try {
+            return walk(cfg, force, now);
+        } finally {
+            walking.set(false);
+        }
+    }
+
+    /** The walk proper, by the thread that claimed it. */
+    private boolean walk(LimitConfig cfg, boolean force, long now) {
+        if (size.get() < maxKeys) {
+            return true; // another thread freed a slot meanwhile
+        }
+        // forced after a lap found no idle key this millisecond: no key can have turned idle since, so a sample
+        boolean sampleOnly = force && now == nothingEvictableAt;
+        int budget = sampleOnly ? SAMPLE : Math.min(MAX_WALK, size.get() + SAMPLE); // at most a full lap
+        int dropped = 0;
+        int inSample = 0;
+        int candidates = 0;
+        while (budget-- > 0) {
+            if (hand == null || !hand.hasNext()) {
+                hand = buckets.entrySet().iterator();
+                if (!hand.hasNext()) {
+                    return true; // emptied concurrently
+                }
+            }
+            Map.Entry<String, Bucket> e = hand.next();
+            Bucket b = e.getValue();
+            if (strategy.retire(b, cfg)) {
+                if (remove(e.getKey(), b)) {
+                    dropped++;
+                }
+            } else if (force && candidates < forcedBatch) {
+                victimKeys[candidates] = e.getKey();
+                victims[candidates++] = b;
+            }
+            if (++inSample >= SAMPLE && dropped > 0) {
+                break; // idle keys found: no live state is touched
+            }
+        }
+        if (dropped == 0) {
+            for (int i = 0; i < candidates; i++) {
+                remove(victimKeys[i], victims[i]); // forced: resets the budget of a non-idle key
+            }
+        }
+        Arrays.fill(victimKeys, 0, candidates, null); // hold no key or bucket past the sweep
+        Arrays.fill(victims, 0, candidates, null);
+        boolean freed = dropped > 0 || candidates > 0 || size.get() < maxKeys;
+        if (!freed) {
+            emptyLaps++;
+            nothingEvictableAt = now;
+        } else if (dropped == 0 && force && !sampleOnly) {
+            nothingEvictableAt = now; // a whole lap without an idle key (dropped == 0 never breaks off early)
+        }
+        return freed;
+    }
+
+    /**
+     * What a thread does that finds another one walking, instead of waiting for it: true if a slot is free, or
+     * freed here by dropping an idle key among the first {@value #SAMPLE} entries of a walk of its own (or, when
+     * forced, the first live one: true then also when another thread removed that one first, so the caller
+     * looks again and evict-oldest never refuses); false if the {@link OnFull} choice must answer. Its own
+     * iterator, not the hand, which belongs to the walker; {@code remove} is safe against the walker removing the
+     * same entry.
+     */
+    private boolean glance(LimitConfig cfg, boolean force) {
+        if (size.get() < maxKeys) {
+            return true;
+        }
+        Iterator<Map.Entry<String, Bucket>> it = buckets.entrySet().iterator();
+        String liveKey = null;
+        Bucket live = null;
+        for (int i = 0; i < SAMPLE && it.hasNext(); i++) {
+            Map.Entry<String, Bucket> e = it.next();
+            Bucket b = e.getValue();
+            if (strategy.retire(b, cfg)) {
+                if (remove(e.getKey(), b)) {
+                    return true;
+                }
+            } else if (force && live == null) {
+                liveKey = e.getKey();
+                live = b;
+            }
+        }
+        if (live != null) {
+            // forced, as the walker would have; if another thread removed it first, that freed a slot too:
+            // look again (someone made progress, so the retries end)
+            remove(liveKey, live);
+            return true;
+        }
+        return size.get() < maxKeys;
     }
 
     /** Laps of the eviction hand that found nothing it may evict (tests). */
     long emptyLaps() {
-        synchronized (handLock) {
-            return emptyLaps;
-        }
+        return emptyLaps;
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.limiter.core.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.limiter.core.Bucket;
 import dev.limiter.core.Contention;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.OnFull;
@@ -135,6 +136,66 @@ class OnFullTest {
         clock.advance(2 * WINDOW);
         assertThat(limiter.tryAcquire("after-the-window", out)).as("expired state is found at once").isTrue();
         assertThat(limiter.keysRefused()).isEqualTo(10L * MAX_KEYS + 1);
+    }
+
+    /**
+     * Under evict-oldest a table full of live state is walked once per millisecond too: after a lap found no idle
+     * key, the forced batches of that millisecond come from a sample each, not from another lap.
+     */
+    @Test
+    void anEvictOldestFloodWalksALapOncePerMillisecondThenSamples() {
+        CountingRetire strategy = new CountingRetire();
+        LocalKeyedLimiter limiter = fullOfLiveState(strategy, OnFull.EVICT);
+        int lap = MAX_KEYS + LocalKeyedLimiter.SAMPLE; // the walk's budget on a full table
+        assertThat(LocalKeyedLimiter.forcedBatch(MAX_KEYS)).isEqualTo(1);
+        long before = strategy.retires;
+        for (int i = 0; i < 10 * MAX_KEYS; i++) {
+            assertThat(limiter.tryAcquire("flood" + i, out)).isTrue();
+        }
+        assertThat(strategy.retires - before).as("one lap, then a sample per new key")
+                .isEqualTo(lap + (10L * MAX_KEYS - 1) * LocalKeyedLimiter.SAMPLE);
+        clock.advance(1);
+        before = strategy.retires;
+        assertThat(limiter.tryAcquire("next-millisecond", out)).isTrue();
+        assertThat(strategy.retires - before).as("a new millisecond walks a lap again").isEqualTo(lap);
+        assertThat(limiter.keysRefused()).isZero();
+        assertThat(limiter.activeKeys()).isEqualTo(MAX_KEYS).isEqualTo(limiter.mapSize());
+    }
+
+    /** A fixed window that counts the eviction hand's {@code retire} calls (single-threaded tests). */
+    private static final class CountingRetire implements RateLimitStrategy {
+        long retires;
+
+        @Override
+        public String name() {
+            return "counting-retire";
+        }
+
+        @Override
+        public Bucket newBucket(LimitConfig config) {
+            return FixedWindowStrategy.INSTANCE.newBucket(config);
+        }
+
+        @Override
+        public boolean check(Bucket bucket, LimitConfig config, long[] out) {
+            return FixedWindowStrategy.INSTANCE.check(bucket, config, out);
+        }
+
+        @Override
+        public long peek(Bucket bucket, LimitConfig config, long[] out) {
+            return FixedWindowStrategy.INSTANCE.peek(bucket, config, out);
+        }
+
+        @Override
+        public boolean isIdle(Bucket bucket, LimitConfig config) {
+            return FixedWindowStrategy.INSTANCE.isIdle(bucket, config);
+        }
+
+        @Override
+        public boolean retire(Bucket bucket, LimitConfig config) {
+            retires++;
+            return FixedWindowStrategy.INSTANCE.retire(bucket, config);
+        }
     }
 
     @Test
