@@ -18,6 +18,7 @@ final class CheckLoad implements AutoCloseable {
     final AtomicLong checks = new AtomicLong();
     final AtomicLong thrown = new AtomicLong();
     final List<Thread> threads = new ArrayList<>();
+    private final SchedulingStalls stalls = new SchedulingStalls();
 
     CheckLoad(List<KeyedLimiter> limiters, int threadsEach) {
         for (KeyedLimiter limiter : limiters) {
@@ -44,10 +45,20 @@ final class CheckLoad implements AutoCloseable {
 
     void resetSlowest() {
         slowestNanos.set(0);
+        stalls.reset();
     }
 
     long slowestMillis() {
         return slowestNanos.get() / 1_000_000;
+    }
+
+    /**
+     * The most a check may take since the last {@link #resetSlowest}: {@code boundMillis} plus the longest stall
+     * of this JVM's threads meanwhile ({@link SchedulingStalls}), which a loaded machine adds to any wall-clock
+     * measurement and the store cannot help.
+     */
+    long allowedMillis(long boundMillis) {
+        return boundMillis + stalls.worstMillis();
     }
 
     @Override
@@ -56,5 +67,6 @@ final class CheckLoad implements AutoCloseable {
         for (Thread t : threads) {
             t.join();
         }
+        stalls.close();
     }
 }
