@@ -60,7 +60,10 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
         int tag = config.scaleTag();
         for (;;) {
             long state = bucket.slot1();
-            if (UnitScale.tag(state) != tag) { // another scale, or CONVERTING (tag -1)
+            if (UnitScale.tag(state) != tag) { // another scale, CONVERTING (tag -1) or RETIRED (tag -2)
+                if (state == UnitScale.RETIRED) { // never revived: the caller looks the key up again
+                    return Outcome.reject(out, 0, now, 0, config.limit());
+                }
                 UnitScale.convert(bucket, config, now, false);
                 continue;
             }
@@ -129,13 +132,21 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
             scale = UnitScale.stableScale(bucket);
             tat = bucket.slot0();
         } while (bucket.slot1() != scale);
-        if (UnitScale.tag(scale) == config.scaleTag()) {
-            return UnitScale.clamp(tat - now * config.unitsPerMilli(), config.capacityUnits());
+        if (scale == UnitScale.RETIRED) {
+            return 0; // reads as a fresh bucket
         }
-        scale = UnitScale.scaleOf(scale);
-        long oldCost = scale & 0xFFFF_FFFFL;
-        long oldUnits = UnitScale.clamp(tat - now * (scale >>> 32), config.capacity() * oldCost);
-        return UnitScale.rescale(oldUnits, oldCost, config.unitsPerPermit(), config.capacityUnits());
+        return UnitScale.amount(scale, tat, now, config, false);
+    }
+
+    /** Retires an idle bucket by marking slot 1; see {@link UnitScale#retire}. */
+    @Override
+    public boolean retire(Bucket bucket, LimitConfig config) {
+        return UnitScale.retire(bucket, config, false);
+    }
+
+    @Override
+    public boolean isRetired(Bucket bucket) {
+        return bucket.slot1() == UnitScale.RETIRED;
     }
 
     @Override
