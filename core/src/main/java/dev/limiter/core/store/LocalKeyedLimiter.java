@@ -154,7 +154,7 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
             if (strategy.check(bucket, cfg, out)) {
                 return true;
             }
-            if (!releases || !strategy.isRetired(bucket)) {
+            if (!strategy.isRetired(bucket)) {
                 return false;
             }
             remove(key, bucket); // retired by the eviction hand: help it, then take a fresh bucket
@@ -345,7 +345,15 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
                 return raced;
             }
             if (!evict(cfg)) {
-                return null;
+                if (buckets.size() < size.get()) {
+                    // a slot counted but not in the map: an insertion between its reservation and its put (maybe
+                    // of this very key), one giving back the slot of a race it lost, or a removal about to give
+                    // its slot back. No refusal on its account: it resolves within a few instructions of its
+                    // thread, so look again (the key may be there now, or the slot free)
+                    Thread.onSpinWait();
+                    continue;
+                }
+                return buckets.get(key); // put by another thread after the walk began, or still null: refused
             }
         }
     }

@@ -12,7 +12,6 @@ import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.Validate;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -34,8 +33,6 @@ import org.junit.jupiter.api.Test;
  * every strategy; fail-closed, but a refusal no order of the same requests gives.
  */
 @Tag("lincheck")
-@Disabled("LocalKeyedLimiter: a slot reserved by an insertion that loses the race for its key refuses another"
-        + " new key meanwhile (interleaving in the class javadoc)")
 @Param(name = "key", gen = IntGen.class, conf = "0:2")
 public class BulkheadKeysModelTest { // public: Lincheck creates one instance per run by reflection
 
