@@ -33,6 +33,12 @@ import dev.limiter.core.RateLimitStrategy;
  * back, resets a window; a rejection is linearizable at the moment it read the state (found by
  * {@code FixedWindowModelTest}, Lincheck).
  *
+ * <p>Eviction: {@link #retire} CASes an idle state (a past window, or nothing counted) to {@code RETIRED}, a count
+ * of 2^32 - 1 that no real state holds; a check that read the state before loses its CAS, and a check on a
+ * retired bucket rejects without reviving it, so the keyed store looks the key up again and no permit is taken on
+ * a dropped bucket. The marker costs the admitted path nothing in the same window (its count rejects) and one
+ * compare when a window rolls.
+ *
  * <p>Reconfigure: a new limit applies to the current count at once (a lower limit rejects until the window
  * ends); a new window length changes the window index, so the count restarts with the next check.
  */

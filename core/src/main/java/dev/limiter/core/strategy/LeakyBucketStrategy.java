@@ -30,6 +30,10 @@ import dev.limiter.core.RateLimitStrategy;
  * TAT back to its old reading (which handed the missed leak out twice); only a reading that still stands clamps
  * (found by {@code LeakyBucketModelTest}, Lincheck).
  *
+ * <p>Eviction: as for the token bucket, {@link #retire} marks slot 1 of a bucket without debt under the
+ * conversion protocol ({@link UnitScale#retire}); a check on a retired bucket rejects without reviving it, and the
+ * keyed store looks the key up again, so no permit is taken on a dropped bucket.
+ *
  * <p>Reconfigure: the debt carries over in permits (clamped to the new capacity) and leaks at the new rate.
  */
 public final class LeakyBucketStrategy implements RateLimitStrategy {

@@ -35,6 +35,11 @@ import dev.limiter.core.RateLimitStrategy;
  * clock again and decides again if it moved, so a reading that went stale before the CAS never resets the
  * counts of the window in force (found by {@code SlidingWindowModelTest}, Lincheck).
  *
+ * <p>Eviction: {@link #retire} CASes an idle state to {@code RETIRED}, a previous count without a current one,
+ * which no real state holds (every check writes a current count of at least 1); a check on a retired bucket
+ * rejects without reviving it (one compare of the state it read), so the keyed store looks the key up again and
+ * no permit is taken on a dropped bucket.
+ *
  * <p>Reconfigure: a new limit applies to the counts at once; a new window length changes the window index, so
  * both counts restart with the next check.
  */

@@ -34,6 +34,12 @@ import dev.limiter.core.RateLimitStrategy;
  *
  * <p>Burst: up to {@code capacity} at once after an idle period, then the refill rate.
  *
+ * <p>Eviction: slot 0 can hold any value, so {@link #retire} marks slot 1 ({@code UnitScale.RETIRED}, a tag no
+ * scale has) under the conversion protocol and moves slot 0 off the value it judged full, so a check that read
+ * it before loses its CAS; a check on a retired bucket rejects without reviving it (the tag compare it already
+ * makes sends it off the fast path), the keyed store looks the key up again and no permit is taken on a dropped
+ * bucket. See {@link UnitScale#retire}.
+ *
  * <p>Reconfigure: the permits in the bucket carry over (as a count, clamped to the new capacity); refill
  * continues at the new rate. Slot 1 remembers the scale; see {@link UnitScale}.
  */

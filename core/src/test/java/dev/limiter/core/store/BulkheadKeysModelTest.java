@@ -22,15 +22,14 @@ import org.junit.jupiter.api.Test;
  * interleaving must match {@link Spec}: calls in flight per key, idle keys dropped when a new key needs the slot,
  * a new key refused when none is idle.
  *
- * <p>Known to fail (disabled until the store is fixed): a slot reserved by an insertion that then loses the race
- * for the same key counts as taken until it is given back, and a new key arriving meanwhile is refused although a
- * slot is free. Found interleaving, 2 keys: thread A inserts {@code k2} (counter 0 -> 1, put) and is admitted;
- * thread C, racing A for {@code k2}, reserved a slot (counter 1 -> 2) and is still in its put; A's next request,
- * for the new key {@code k1}, finds the counter full, walks the map ({@code k2} has a call in flight: not idle),
- * frees nothing and is refused, and {@code nothingEvictableAt} makes every new key of that millisecond refused
- * without a walk; C's put then fails and it gives its slot back. One key in a 2-key store, {@code k1} refused
- * ({@code KeysRefused} counts it). The same under {@code reject} and {@code allow} (admitted without state) for
- * every strategy; fail-closed, but a refusal no order of the same requests gives.
+ * <p>Found and fixed: a slot reserved by an insertion that then loses the race for the same key counted as taken
+ * until it was given back, and a new key arriving meanwhile was refused although a slot was free. Interleaving,
+ * 2 keys: thread A inserts {@code k2} (counter 0 -> 1, put) and is admitted; thread C, racing A for {@code k2},
+ * reserved a slot (counter 1 -> 2) and is still in its put; A's next request, for the new key {@code k1}, finds
+ * the counter full, walks the map ({@code k2} has a call in flight: not idle), frees nothing and was refused;
+ * C's put then fails and it gives its slot back. Now a new key that finds nothing to evict while the map holds
+ * fewer entries than the counter waits for the slot in flight to resolve, then looks its key up again before
+ * refusing (the same race refused, or admitted without state, under every strategy; {@link KeysModelTest}).
  */
 @Tag("lincheck")
 @Param(name = "key", gen = IntGen.class, conf = "0:2")
