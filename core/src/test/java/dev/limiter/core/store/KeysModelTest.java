@@ -29,8 +29,9 @@ import org.jetbrains.lincheck.datastructures.Validate;
  * rejects, and {@code tryAcquire} looks the key up again, so A's permit is taken on {@code k0}'s new bucket.
  * Second, a new key was refused (or admitted without state) while a slot was only counted, not yet in the map:
  * an insertion of the same key between its reservation and its put, or one giving back the slot of a race it
- * lost (see {@link BulkheadKeysModelTest}). The store now waits for such a slot and looks the key up again
- * before refusing.
+ * lost (see {@link BulkheadKeysModelTest}). The store now waits for such a slot (bounded) and looks the key up
+ * again before refusing; that passes here, while the bulkhead variant still finds, under stress, a refusal once
+ * the bounded wait ran out (disabled, reason there).
  *
  * <p>Subclasses pick the {@link OnFull} choice.
  */
