@@ -74,7 +74,7 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
      * yields (the thread holding the slot may be waiting for this core); normally it resolves within a few
      * instructions.
      */
-    static final int MAX_SLOT_WAITS = 1_000;
+    static final int MAX_SLOT_WAITS = 100_000;
 
     /** Waits for a slot in flight that spin before they yield. */
     static final int SLOT_SPINS = 100;
