@@ -93,6 +93,17 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
      */
     static final int MAX_FORCED_BATCH = SAMPLE / 2;
 
+    /**
+     * Most times a new key finding nothing to evict waits for a slot that is counted but not yet in the map (an
+     * insertion between its reservation and its put) before it is refused: {@value #SLOT_SPINS} spins, then
+     * yields (the thread holding the slot may be waiting for this core); normally it resolves within a few
+     * instructions.
+     */
+    static final int MAX_SLOT_WAITS = 100_000;
+
+    /** Waits for a slot in flight that spin before they yield. */
+    static final int SLOT_SPINS = 100;
+
     private final RateLimitStrategy strategy;
     private final int maxKeys;
     private final boolean releases;
@@ -189,13 +200,14 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
                 if (inserted && !releases && buckets.get(key) != bucket) {
                     // a new bucket is idle until its first check, so a walk may have evicted it just before:
                     // what this check counted went with it, and its slot to another key; count it again on the
-                    // key's state as it is now (a bulkhead's bucket is retired instead, handled below)
+                    // key's state as it is now (the built-in strategies mark a dropped bucket retired, handled
+                    // below, so this catches a custom strategy that keeps the default retire)
                     bucket = buckets.get(key);
                     continue;
                 }
                 return true;
             }
-            if (!releases || !strategy.isRetired(bucket)) {
+            if (!strategy.isRetired(bucket)) {
                 return false;
             }
             remove(key, bucket); // retired by the eviction hand: help it, then take a fresh bucket
@@ -367,6 +379,7 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
      * does not let it evict.
      */
     private Bucket insert(String key, LimitConfig cfg) {
+        int waits = 0;
         for (;;) {
             Bucket existing = buckets.get(key);
             if (existing != null) {
@@ -386,7 +399,21 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
                 return raced;
             }
             if (!evict(cfg)) {
-                return null;
+                if ((size.get() < maxKeys || buckets.size() < size.get()) && waits++ < MAX_SLOT_WAITS) {
+                    // a slot counted but not in the map: an insertion between its reservation and its put (maybe
+                    // of this very key), one giving back the slot of a race it lost, or a removal about to give
+                    // its slot back. No refusal on its account: it resolves within a few instructions of its
+                    // thread, so look again (the key may be there now, or the slot free). Bounded, so a thread
+                    // descheduled in that window (or a slot leaked by a failing newBucket) costs a refusal, not a
+                    // spin. Also when the slot came free since the walk decided (then the next turn takes it)
+                    if (waits <= SLOT_SPINS) {
+                        Thread.onSpinWait();
+                    } else {
+                        Thread.yield(); // its thread may be waiting for this core
+                    }
+                    continue;
+                }
+                return buckets.get(key); // put by another thread after the walk began, or still null: refused
             }
         }
     }

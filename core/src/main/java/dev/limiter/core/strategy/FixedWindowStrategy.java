@@ -33,6 +33,12 @@ import dev.limiter.core.RateLimitStrategy;
  * back, resets a window; a rejection is linearizable at the moment it read the state (found by
  * {@code FixedWindowModelTest}, Lincheck).
  *
+ * <p>Eviction: {@link #retire} CASes an idle state (a past window, or nothing counted) to {@code RETIRED}, a count
+ * of 2^32 - 1 that no real state holds; a check that read the state before loses its CAS, and a check on a
+ * retired bucket rejects without reviving it, so the keyed store looks the key up again and no permit is taken on
+ * a dropped bucket. The marker costs the admitted path nothing in the same window (its count rejects) and one
+ * compare when a window rolls.
+ *
  * <p>Reconfigure: a new limit applies to the current count at once (a lower limit rejects until the window
  * ends); a new window length changes the window index, so the count restarts with the next check.
  */
@@ -42,6 +48,12 @@ public final class FixedWindowStrategy implements RateLimitStrategy {
     public static final FixedWindowStrategy INSTANCE = new FixedWindowStrategy();
 
     private static final long COUNT_MASK = 0xFFFF_FFFFL;
+
+    /**
+     * Slot 0 of a retired bucket: a count of 2^32 - 1, which no real state holds (a count only grows while below
+     * the limit, at most 2^31 - 1).
+     */
+    static final long RETIRED = -1L;
 
     public FixedWindowStrategy() {
     }
@@ -89,6 +101,9 @@ public final class FixedWindowStrategy implements RateLimitStrategy {
                 window = nowWindow + ahead;
                 count = state & COUNT_MASK;
             } else {
+                if (state == RETIRED) { // never revived: the caller looks the key up again
+                    return Outcome.reject(out, 0, now, 0, limit);
+                }
                 if (ahead > 1) { // the stored window is 2+ ahead: a step back, or this clock reading is stale
                     long fresh = config.clock().millis();
                     if (fresh != now) {
@@ -102,6 +117,9 @@ public final class FixedWindowStrategy implements RateLimitStrategy {
             }
             long windowEnd = (window + 1) * windowMillis;
             if (count >= limit) {
+                if (state == RETIRED) { // its count (2^32 - 1) lands here when its window index matches
+                    return Outcome.reject(out, 0, now, 0, limit);
+                }
                 long fresh = config.clock().millis();
                 if (fresh != now) { // the window may have ended since the clock was read
                     now = fresh;
@@ -129,7 +147,7 @@ public final class FixedWindowStrategy implements RateLimitStrategy {
         int ahead = (int) (state >>> 32) - (int) nowWindow;
         long window = nowWindow;
         long count = 0;
-        if (ahead == 0 || ahead == 1) {
+        if (state != RETIRED && (ahead == 0 || ahead == 1)) { // a retired bucket reads as a fresh one
             window = nowWindow + ahead;
             count = state & COUNT_MASK;
         }
@@ -145,10 +163,43 @@ public final class FixedWindowStrategy implements RateLimitStrategy {
 
     @Override
     public boolean isIdle(Bucket bucket, LimitConfig config) {
-        long nowWindow = windowOf(bucket, config.clock().millis(), config.windowMillis());
         long state = bucket.slot0();
+        return state == RETIRED || idle(bucket, config, state);
+    }
+
+    /**
+     * True if {@code state}, read before this reads the clock, counts nothing in the window in force: a clock
+     * reading taken after the state cannot be older than it, so a stale reading never takes live state for idle.
+     */
+    private static boolean idle(Bucket bucket, LimitConfig config, long state) {
+        long nowWindow = windowOf(bucket, config.clock().millis(), config.windowMillis());
         int ahead = (int) (state >>> 32) - (int) nowWindow;
         return (ahead != 0 && ahead != 1) || (state & COUNT_MASK) == 0;
+    }
+
+    /**
+     * CASes an idle state to {@link #RETIRED}: a check that read the state before loses its CAS and sees the
+     * marker on its retry, so no permit is taken on a bucket the store drops.
+     */
+    @Override
+    public boolean retire(Bucket bucket, LimitConfig config) {
+        for (;;) {
+            long state = bucket.slot0();
+            if (state == RETIRED) {
+                return true; // idempotent, also when another thread retired it first
+            }
+            if (!idle(bucket, config, state)) {
+                return false;
+            }
+            if (bucket.casSlot0(state, RETIRED)) {
+                return true;
+            }
+        }
+    }
+
+    @Override
+    public boolean isRetired(Bucket bucket) {
+        return bucket.slot0() == RETIRED;
     }
 
     @Override

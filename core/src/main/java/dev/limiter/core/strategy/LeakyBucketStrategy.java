@@ -30,6 +30,10 @@ import dev.limiter.core.RateLimitStrategy;
  * TAT back to its old reading (which handed the missed leak out twice); only a reading that still stands clamps
  * (found by {@code LeakyBucketModelTest}, Lincheck).
  *
+ * <p>Eviction: as for the token bucket, {@link #retire} marks slot 1 of a bucket without debt under the
+ * conversion protocol ({@link UnitScale#retire}); a check on a retired bucket rejects without reviving it, and the
+ * keyed store looks the key up again, so no permit is taken on a dropped bucket.
+ *
  * <p>Reconfigure: the debt carries over in permits (clamped to the new capacity) and leaks at the new rate.
  */
 public final class LeakyBucketStrategy implements RateLimitStrategy {
@@ -60,7 +64,10 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
         int tag = config.scaleTag();
         for (;;) {
             long state = bucket.slot1();
-            if (UnitScale.tag(state) != tag) { // another scale, or CONVERTING (tag -1)
+            if (UnitScale.tag(state) != tag) { // another scale, CONVERTING (tag -1) or RETIRED (tag -2)
+                if (state == UnitScale.RETIRED) { // never revived: the caller looks the key up again
+                    return Outcome.reject(out, 0, now, 0, config.limit());
+                }
                 UnitScale.convert(bucket, config, now, false);
                 continue;
             }
@@ -129,13 +136,21 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
             scale = UnitScale.stableScale(bucket);
             tat = bucket.slot0();
         } while (bucket.slot1() != scale);
-        if (UnitScale.tag(scale) == config.scaleTag()) {
-            return UnitScale.clamp(tat - now * config.unitsPerMilli(), config.capacityUnits());
+        if (scale == UnitScale.RETIRED) {
+            return 0; // reads as a fresh bucket
         }
-        scale = UnitScale.scaleOf(scale);
-        long oldCost = scale & 0xFFFF_FFFFL;
-        long oldUnits = UnitScale.clamp(tat - now * (scale >>> 32), config.capacity() * oldCost);
-        return UnitScale.rescale(oldUnits, oldCost, config.unitsPerPermit(), config.capacityUnits());
+        return UnitScale.amount(scale, tat, now, config, false);
+    }
+
+    /** Retires an idle bucket by marking slot 1; see {@link UnitScale#retire}. */
+    @Override
+    public boolean retire(Bucket bucket, LimitConfig config) {
+        return UnitScale.retire(bucket, config, false);
+    }
+
+    @Override
+    public boolean isRetired(Bucket bucket) {
+        return bucket.slot1() == UnitScale.RETIRED;
     }
 
     @Override

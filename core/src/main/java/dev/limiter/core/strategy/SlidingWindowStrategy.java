@@ -35,6 +35,11 @@ import dev.limiter.core.RateLimitStrategy;
  * clock again and decides again if it moved, so a reading that went stale before the CAS never resets the
  * counts of the window in force (found by {@code SlidingWindowModelTest}, Lincheck).
  *
+ * <p>Eviction: {@link #retire} CASes an idle state to {@code RETIRED}, a previous count without a current one,
+ * which no real state holds (every check writes a current count of at least 1); a check on a retired bucket
+ * rejects without reviving it (one compare of the state it read), so the keyed store looks the key up again and
+ * no permit is taken on a dropped bucket.
+ *
  * <p>Reconfigure: a new limit applies to the counts at once; a new window length changes the window index, so
  * both counts restart with the next check.
  */
@@ -49,6 +54,12 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
     private static final int COUNT_BITS = 21;
     private static final long COUNT_MASK = MAX_LIMIT;
     private static final int INDEX_SHIFT = 2 * COUNT_BITS;
+
+    /**
+     * Slot 0 of a retired bucket: a previous count but no current one, which no real state holds (a new bucket
+     * has both counts zero, and every check writes a current count of at least 1).
+     */
+    static final long RETIRED = COUNT_MASK << COUNT_BITS;
 
     public SlidingWindowStrategy() {
     }
@@ -86,6 +97,9 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
         long nowWindow = FixedWindowStrategy.windowOf(bucket, now, windowMillis);
         for (;;) {
             long state = bucket.slot0();
+            if (state == RETIRED) { // never revived: the caller looks the key up again
+                return Outcome.reject(out, 0, now, 0, limit);
+            }
             long ahead = ((state >>> INDEX_SHIFT) - nowWindow) << INDEX_SHIFT >> INDEX_SHIFT;
             long window;
             long previous;
@@ -160,6 +174,9 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
         long window = nowWindow;
         long previous = 0;
         long current = 0;
+        if (state == RETIRED) {
+            ahead = 2; // reads as a fresh bucket
+        }
         if (ahead == 0 || ahead == 1) {
             window = nowWindow + ahead;
             previous = (state >>> COUNT_BITS) & COUNT_MASK;
@@ -181,8 +198,41 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
 
     @Override
     public boolean isIdle(Bucket bucket, LimitConfig config) {
-        long nowWindow = FixedWindowStrategy.windowOf(bucket, config.clock().millis(), config.windowMillis());
         long state = bucket.slot0();
+        return state == RETIRED || idle(bucket, config, state);
+    }
+
+    /**
+     * CASes an idle state to {@link #RETIRED}: a check that read the state before loses its CAS and sees the
+     * marker on its retry, so no permit is taken on a bucket the store drops.
+     */
+    @Override
+    public boolean retire(Bucket bucket, LimitConfig config) {
+        for (;;) {
+            long state = bucket.slot0();
+            if (state == RETIRED) {
+                return true; // idempotent, also when another thread retired it first
+            }
+            if (!idle(bucket, config, state)) {
+                return false;
+            }
+            if (bucket.casSlot0(state, RETIRED)) {
+                return true;
+            }
+        }
+    }
+
+    @Override
+    public boolean isRetired(Bucket bucket) {
+        return bucket.slot0() == RETIRED;
+    }
+
+    /**
+     * True if {@code state}, read before this reads the clock, counts nothing that weighs now: a clock reading
+     * taken after the state cannot be older than it, so a stale reading never takes live state for idle.
+     */
+    private static boolean idle(Bucket bucket, LimitConfig config, long state) {
+        long nowWindow = FixedWindowStrategy.windowOf(bucket, config.clock().millis(), config.windowMillis());
         long ahead = ((state >>> INDEX_SHIFT) - nowWindow) << INDEX_SHIFT >> INDEX_SHIFT;
         if (ahead == 0 || ahead == 1) {
             return (state & ((COUNT_MASK << COUNT_BITS) | COUNT_MASK)) == 0;

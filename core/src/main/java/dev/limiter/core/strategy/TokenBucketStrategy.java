@@ -34,6 +34,12 @@ import dev.limiter.core.RateLimitStrategy;
  *
  * <p>Burst: up to {@code capacity} at once after an idle period, then the refill rate.
  *
+ * <p>Eviction: slot 0 can hold any value, so {@link #retire} marks slot 1 ({@code UnitScale.RETIRED}, a tag no
+ * scale has) under the conversion protocol and moves slot 0 off the value it judged full, so a check that read
+ * it before loses its CAS; a check on a retired bucket rejects without reviving it (the tag compare it already
+ * makes sends it off the fast path), the keyed store looks the key up again and no permit is taken on a dropped
+ * bucket. See {@link UnitScale#retire}.
+ *
  * <p>Reconfigure: the permits in the bucket carry over (as a count, clamped to the new capacity); refill
  * continues at the new rate. Slot 1 remembers the scale; see {@link UnitScale}.
  */
@@ -66,7 +72,10 @@ public final class TokenBucketStrategy implements RateLimitStrategy {
         int tag = config.scaleTag();
         for (;;) {
             long state = bucket.slot1();
-            if (UnitScale.tag(state) != tag) { // another scale, or CONVERTING (tag -1)
+            if (UnitScale.tag(state) != tag) { // another scale, CONVERTING (tag -1) or RETIRED (tag -2)
+                if (state == UnitScale.RETIRED) { // never revived: the caller looks the key up again
+                    return Outcome.reject(out, 0, now, 0, config.limit());
+                }
                 UnitScale.convert(bucket, config, now, true);
                 continue;
             }
@@ -134,13 +143,21 @@ public final class TokenBucketStrategy implements RateLimitStrategy {
             scale = UnitScale.stableScale(bucket);
             base = bucket.slot0();
         } while (bucket.slot1() != scale);
-        if (UnitScale.tag(scale) == config.scaleTag()) {
-            return UnitScale.clamp(now * config.unitsPerMilli() - base, config.capacityUnits());
+        if (scale == UnitScale.RETIRED) {
+            return config.capacityUnits(); // reads as a fresh bucket
         }
-        scale = UnitScale.scaleOf(scale);
-        long oldCost = scale & 0xFFFF_FFFFL;
-        long oldUnits = UnitScale.clamp(now * (scale >>> 32) - base, config.capacity() * oldCost);
-        return UnitScale.rescale(oldUnits, oldCost, config.unitsPerPermit(), config.capacityUnits());
+        return UnitScale.amount(scale, base, now, config, true);
+    }
+
+    /** Retires an idle bucket by marking slot 1; see {@link UnitScale#retire}. */
+    @Override
+    public boolean retire(Bucket bucket, LimitConfig config) {
+        return UnitScale.retire(bucket, config, true);
+    }
+
+    @Override
+    public boolean isRetired(Bucket bucket) {
+        return bucket.slot1() == UnitScale.RETIRED;
     }
 
     @Override

@@ -24,8 +24,15 @@ import dev.limiter.core.ScaleTags;
  */
 final class UnitScale {
 
-    /** Slot 1 while a conversion is in progress (real scales are positive). */
+    /** Slot 1 while a conversion (or a {@link #retire}) is in progress (real scales are positive). */
     static final long CONVERTING = -1L;
+
+    /**
+     * Slot 1 of a retired bucket. Real slot-1 values are non-negative (a 31-bit generation over a tag, and tags
+     * are array indices); its tag, -2, is no config's, so a check's one tag compare already sends it off the
+     * fast path, where it is rejected and never converted back to life.
+     */
+    static final long RETIRED = -2L;
 
     private static final long LOW_32 = 0xFFFF_FFFFL;
 
@@ -45,8 +52,8 @@ final class UnitScale {
                 Thread.onSpinWait();
                 continue;
             }
-            if (tag(state) == target) {
-                return;
+            if (tag(state) == target || state == RETIRED) {
+                return; // a retired bucket stays retired: the caller sees the marker and rejects
             }
             if (!bucket.casSlot1(state, CONVERTING)) {
                 continue;
@@ -70,6 +77,63 @@ final class UnitScale {
             bucket.setSlot1(next(state, target));
             return;
         }
+    }
+
+    /**
+     * Retires an idle bucket: slot 1 goes to {@link #RETIRED}. Slot 0 holds a time-like value that can take any
+     * bit pattern, so the marker lives in slot 1; but checks CAS slot 0, after validating slot 1, so marking slot 1
+     * alone would not stop a check that validated it just before. Retiring is therefore done like a conversion:
+     * slot 1 to {@link #CONVERTING} (checks now wait), then slot 0 CASed from the idle value it was judged by to
+     * another one, which fails every CAS of a check that read it earlier; if that CAS fails, a check took a permit
+     * first, and slot 1 is restored (the scale is unchanged, so seqlock readers are not misled) and the bucket
+     * judged again. {@code tokenBase} as for {@link #convert}.
+     *
+     * @return true if the bucket is retired (now or before), false (nothing changed) if it is not idle
+     */
+    static boolean retire(Bucket bucket, LimitConfig config, boolean tokenBase) {
+        for (;;) {
+            long state = bucket.slot1();
+            if (state == RETIRED) {
+                return true; // idempotent, also when another thread retired it first
+            }
+            if (state == CONVERTING) {
+                Thread.onSpinWait();
+                continue;
+            }
+            long value = bucket.slot0();
+            if (bucket.slot1() != state) {
+                continue;
+            }
+            // the clock is read after the state: a reading older than the state could take live state for idle
+            long units = amount(state, value, config.clock().millis(), config, tokenBase);
+            if (tokenBase ? units < config.capacityUnits() : units != 0) {
+                return false;
+            }
+            if (!bucket.casSlot1(state, CONVERTING)) {
+                continue;
+            }
+            if (bucket.casSlot0(value, value + 1)) {
+                bucket.setSlot1(RETIRED);
+                return true;
+            }
+            bucket.setSlot1(state);
+        }
+    }
+
+    /**
+     * Token-bucket fill or GCRA debt at {@code now} in {@code config}'s units, from a consistent (slot 1, slot 0)
+     * pair; a bucket still in an older scale is converted on the fly, read-only.
+     */
+    static long amount(long scale, long value, long now, LimitConfig config, boolean tokenBase) {
+        if (tag(scale) == config.scaleTag()) {
+            long nowUnits = now * config.unitsPerMilli();
+            return clamp(tokenBase ? nowUnits - value : value - nowUnits, config.capacityUnits());
+        }
+        scale = scaleOf(scale);
+        long oldCost = scale & LOW_32;
+        long oldNow = now * (scale >>> 32);
+        long oldUnits = clamp(tokenBase ? oldNow - value : value - oldNow, config.capacity() * oldCost);
+        return rescale(oldUnits, oldCost, config.unitsPerPermit(), config.capacityUnits());
     }
 
     /** Slot 1 of a new bucket written in {@code config}'s scale. */

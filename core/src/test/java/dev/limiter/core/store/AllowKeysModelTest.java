@@ -2,14 +2,11 @@ package dev.limiter.core.store;
 
 import dev.limiter.core.ModelChecks;
 import dev.limiter.core.OnFull;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** {@link KeysModelTest} under {@code on-full: allow}: a new key finding no idle key is admitted without state. */
 @Tag("lincheck")
-@Disabled("LocalKeyedLimiter: a bucket evicted as idle between lookup and check still admits, off the map"
-        + " (interleaving in KeysModelTest)")
 public class AllowKeysModelTest extends KeysModelTest {
 
     public AllowKeysModelTest() { // public: Lincheck creates one instance per run by reflection

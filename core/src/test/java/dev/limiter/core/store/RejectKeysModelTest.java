@@ -2,14 +2,11 @@ package dev.limiter.core.store;
 
 import dev.limiter.core.ModelChecks;
 import dev.limiter.core.OnFull;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** {@link KeysModelTest} under {@code on-full: reject}: a new key finding no idle key is refused. */
 @Tag("lincheck")
-@Disabled("LocalKeyedLimiter: a bucket evicted as idle between lookup and check still admits, off the map"
-        + " (interleaving in KeysModelTest)")
 public class RejectKeysModelTest extends KeysModelTest {
 
     public RejectKeysModelTest() { // public: Lincheck creates one instance per run by reflection
