@@ -97,9 +97,10 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
      * Most times a new key finding nothing to evict waits for a slot that is counted but not yet in the map (an
      * insertion between its reservation and its put) before it is refused: {@value #SLOT_SPINS} spins, then
      * yields (the thread holding the slot may be waiting for this core); normally it resolves within a few
-     * instructions.
+     * instructions. Small, because running out costs only a refusal (fail closed) while a long wait would burn a
+     * core for every new key while the thread holding the slot is descheduled.
      */
-    static final int MAX_SLOT_WAITS = 100_000;
+    static final int MAX_SLOT_WAITS = 1_000;
 
     /** Waits for a slot in flight that spin before they yield. */
     static final int SLOT_SPINS = 100;

@@ -30,8 +30,8 @@ import org.jetbrains.lincheck.datastructures.Validate;
  * Second, a new key was refused (or admitted without state) while a slot was only counted, not yet in the map:
  * an insertion of the same key between its reservation and its put, or one giving back the slot of a race it
  * lost (see {@link BulkheadKeysModelTest}). The store now waits for such a slot (bounded) and looks the key up
- * again before refusing; that passes here, while the bulkhead variant still finds, under stress, a refusal once
- * the bounded wait ran out (disabled, reason there).
+ * again before refusing; the model checker holds that to the model. The wait is bounded, so a stress run on a
+ * loaded machine can still see a refusal once it ran out: these tests run under the model checker only.
  *
  * <p>Subclasses pick the {@link OnFull} choice.
  */
