@@ -55,6 +55,13 @@ public final class FixedWindowStrategy implements RateLimitStrategy {
      */
     static final long RETIRED = -1L;
 
+    private static final Slot0Retirement RETIREMENT = new Slot0Retirement(RETIRED) {
+        @Override
+        boolean idle(Bucket bucket, LimitConfig config, long state) {
+            return FixedWindowStrategy.idle(bucket, config, state);
+        }
+    };
+
     public FixedWindowStrategy() {
     }
 
@@ -177,29 +184,15 @@ public final class FixedWindowStrategy implements RateLimitStrategy {
         return (ahead != 0 && ahead != 1) || (state & COUNT_MASK) == 0;
     }
 
-    /**
-     * CASes an idle state to {@link #RETIRED}: a check that read the state before loses its CAS and sees the
-     * marker on its retry, so no permit is taken on a bucket the store drops.
-     */
+    /** CASes an idle state to {@link #RETIRED}; see {@link Slot0Retirement}. */
     @Override
     public boolean retire(Bucket bucket, LimitConfig config) {
-        for (;;) {
-            long state = bucket.slot0();
-            if (state == RETIRED) {
-                return true; // idempotent, also when another thread retired it first
-            }
-            if (!idle(bucket, config, state)) {
-                return false;
-            }
-            if (bucket.casSlot0(state, RETIRED)) {
-                return true;
-            }
-        }
+        return RETIREMENT.retire(bucket, config);
     }
 
     @Override
     public boolean isRetired(Bucket bucket) {
-        return bucket.slot0() == RETIRED;
+        return RETIREMENT.isRetired(bucket);
     }
 
     @Override

@@ -61,6 +61,13 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
      */
     static final long RETIRED = COUNT_MASK << COUNT_BITS;
 
+    private static final Slot0Retirement RETIREMENT = new Slot0Retirement(RETIRED) {
+        @Override
+        boolean idle(Bucket bucket, LimitConfig config, long state) {
+            return SlidingWindowStrategy.idle(bucket, config, state);
+        }
+    };
+
     public SlidingWindowStrategy() {
     }
 
@@ -202,29 +209,15 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
         return state == RETIRED || idle(bucket, config, state);
     }
 
-    /**
-     * CASes an idle state to {@link #RETIRED}: a check that read the state before loses its CAS and sees the
-     * marker on its retry, so no permit is taken on a bucket the store drops.
-     */
+    /** CASes an idle state to {@link #RETIRED}; see {@link Slot0Retirement}. */
     @Override
     public boolean retire(Bucket bucket, LimitConfig config) {
-        for (;;) {
-            long state = bucket.slot0();
-            if (state == RETIRED) {
-                return true; // idempotent, also when another thread retired it first
-            }
-            if (!idle(bucket, config, state)) {
-                return false;
-            }
-            if (bucket.casSlot0(state, RETIRED)) {
-                return true;
-            }
-        }
+        return RETIREMENT.retire(bucket, config);
     }
 
     @Override
     public boolean isRetired(Bucket bucket) {
-        return bucket.slot0() == RETIRED;
+        return RETIREMENT.isRetired(bucket);
     }
 
     /**

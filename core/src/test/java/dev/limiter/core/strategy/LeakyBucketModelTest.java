@@ -5,14 +5,8 @@ import static dev.limiter.core.strategy.TokenModel.LIMIT;
 import static dev.limiter.core.strategy.TokenModel.START;
 import static dev.limiter.core.strategy.TokenModel.WINDOW;
 
-import dev.limiter.core.Bucket;
 import dev.limiter.core.LimitConfig;
-import dev.limiter.core.ModelChecks;
-import dev.limiter.core.Outcome;
-import dev.limiter.core.clock.ManualClock;
-import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 
 /**
  * The GCRA meter's CAS loop against a count of tokens ({@link TokenModel}: the same admission as a token bucket of
@@ -21,32 +15,14 @@ import org.junit.jupiter.api.Test;
  * not look like a clock step back (which pulls the arrival time back).
  */
 @Tag("lincheck")
-public class LeakyBucketModelTest { // public: Lincheck creates one instance per run by reflection
+public class LeakyBucketModelTest extends ClockedModelTest {
 
-    private final ManualClock clock = new ManualClock(START);
-    private final LimitConfig config = LimitConfig.of(LIMIT, WINDOW).withCapacity(CAPACITY).withClock(clock);
-    private final Bucket bucket = LeakyBucketStrategy.INSTANCE.newBucket(config);
-
-    /** Remaining permits if admitted, -1 if rejected. */
-    @Operation
-    public long check() {
-        long[] out = Outcome.newArray();
-        return LeakyBucketStrategy.INSTANCE.check(bucket, config, out) ? out[Outcome.REMAINING] : -1;
+    public LeakyBucketModelTest() { // public: Lincheck creates one instance per run by reflection
+        super(LeakyBucketStrategy.INSTANCE, START, LimitConfig.of(LIMIT, WINDOW).withCapacity(CAPACITY));
     }
 
-    /** One clock tick; ticks come from one thread (the clock's advance is not atomic with itself). */
-    @Operation(nonParallelGroup = "clock")
-    public void tick() {
-        clock.advance(1);
-    }
-
-    @Test
-    void modelChecking() {
-        ModelChecks.modelChecking(3, 3, 10, 200).sequentialSpecification(TokenModel.class).check(getClass());
-    }
-
-    @Test
-    void stress() {
-        ModelChecks.stress(3, 3, 10, 200).sequentialSpecification(TokenModel.class).check(getClass());
+    @Override
+    protected Class<?> model() {
+        return TokenModel.class;
     }
 }

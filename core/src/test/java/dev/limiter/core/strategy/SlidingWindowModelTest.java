@@ -1,13 +1,7 @@
 package dev.limiter.core.strategy;
 
-import dev.limiter.core.Bucket;
 import dev.limiter.core.LimitConfig;
-import dev.limiter.core.ModelChecks;
-import dev.limiter.core.Outcome;
-import dev.limiter.core.clock.ManualClock;
-import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 
 /**
  * The sliding window's CAS loop (roll and count in one word) against two plain counters and the documented
@@ -15,37 +9,19 @@ import org.junit.jupiter.api.Test;
  * one-at-a-time order.
  */
 @Tag("lincheck")
-public class SlidingWindowModelTest { // public: Lincheck creates one instance per run by reflection
+public class SlidingWindowModelTest extends ClockedModelTest {
 
     static final long START = 1_767_225_600_000L; // a window start for windows of 2 ms
     static final long LIMIT = 3;
     static final long WINDOW = 2;
 
-    private final ManualClock clock = new ManualClock(START);
-    private final LimitConfig config = LimitConfig.of(LIMIT, WINDOW).withClock(clock);
-    private final Bucket bucket = SlidingWindowStrategy.INSTANCE.newBucket(config);
-
-    /** Remaining permits if admitted, -1 if rejected. */
-    @Operation
-    public long check() {
-        long[] out = Outcome.newArray();
-        return SlidingWindowStrategy.INSTANCE.check(bucket, config, out) ? out[Outcome.REMAINING] : -1;
+    public SlidingWindowModelTest() { // public: Lincheck creates one instance per run by reflection
+        super(SlidingWindowStrategy.INSTANCE, START, LimitConfig.of(LIMIT, WINDOW));
     }
 
-    /** One clock tick; ticks come from one thread (the clock's advance is not atomic with itself). */
-    @Operation(nonParallelGroup = "clock")
-    public void tick() {
-        clock.advance(1);
-    }
-
-    @Test
-    void modelChecking() {
-        ModelChecks.modelChecking(3, 3, 10, 200).sequentialSpecification(Model.class).check(getClass());
-    }
-
-    @Test
-    void stress() {
-        ModelChecks.stress(3, 3, 10, 200).sequentialSpecification(Model.class).check(getClass());
+    @Override
+    protected Class<?> model() {
+        return Model.class;
     }
 
     /** previous * (window - elapsed) / window + current + 1 <= limit, over clock-aligned windows. */
