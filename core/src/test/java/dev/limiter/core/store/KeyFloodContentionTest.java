@@ -210,7 +210,7 @@ class KeyFloodContentionTest {
     }
 
     /** A fixed window whose {@code retire} holds one chosen thread (the walker) until released. */
-    private static final class HeldWalk implements RateLimitStrategy {
+    private static final class HeldWalk extends FixedWindowDelegate {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch proceed = new CountDownLatch(1);
         private volatile Thread held;
@@ -225,26 +225,6 @@ class KeyFloodContentionTest {
         }
 
         @Override
-        public Bucket newBucket(LimitConfig config) {
-            return FixedWindowStrategy.INSTANCE.newBucket(config);
-        }
-
-        @Override
-        public boolean check(Bucket bucket, LimitConfig config, long[] out) {
-            return FixedWindowStrategy.INSTANCE.check(bucket, config, out);
-        }
-
-        @Override
-        public long peek(Bucket bucket, LimitConfig config, long[] out) {
-            return FixedWindowStrategy.INSTANCE.peek(bucket, config, out);
-        }
-
-        @Override
-        public boolean isIdle(Bucket bucket, LimitConfig config) {
-            return FixedWindowStrategy.INSTANCE.isIdle(bucket, config);
-        }
-
-        @Override
         public boolean retire(Bucket bucket, LimitConfig config) {
             if (Thread.currentThread() == held) {
                 entered.countDown();
@@ -254,7 +234,7 @@ class KeyFloodContentionTest {
                     Thread.currentThread().interrupt();
                 }
             }
-            return FixedWindowStrategy.INSTANCE.retire(bucket, config);
+            return super.retire(bucket, config);
         }
     }
 }

@@ -163,7 +163,7 @@ class OnFullTest {
     }
 
     /** A fixed window that counts the eviction hand's {@code retire} calls (single-threaded tests). */
-    private static final class CountingRetire implements RateLimitStrategy {
+    private static final class CountingRetire extends FixedWindowDelegate {
         long retires;
 
         @Override
@@ -172,29 +172,9 @@ class OnFullTest {
         }
 
         @Override
-        public Bucket newBucket(LimitConfig config) {
-            return FixedWindowStrategy.INSTANCE.newBucket(config);
-        }
-
-        @Override
-        public boolean check(Bucket bucket, LimitConfig config, long[] out) {
-            return FixedWindowStrategy.INSTANCE.check(bucket, config, out);
-        }
-
-        @Override
-        public long peek(Bucket bucket, LimitConfig config, long[] out) {
-            return FixedWindowStrategy.INSTANCE.peek(bucket, config, out);
-        }
-
-        @Override
-        public boolean isIdle(Bucket bucket, LimitConfig config) {
-            return FixedWindowStrategy.INSTANCE.isIdle(bucket, config);
-        }
-
-        @Override
         public boolean retire(Bucket bucket, LimitConfig config) {
             retires++;
-            return FixedWindowStrategy.INSTANCE.retire(bucket, config);
+            return super.retire(bucket, config);
         }
     }
 
