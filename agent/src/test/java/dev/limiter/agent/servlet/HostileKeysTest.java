@@ -3,8 +3,6 @@ package dev.limiter.agent.servlet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limiter.agent.decision.RejectedKeyFeed;
-import dev.limiter.agent.diagnostics.ThrottledLog;
-import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.key.KeyBound;
@@ -12,7 +10,6 @@ import dev.limiter.rules.key.PrintableKey;
 import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -33,31 +30,23 @@ class HostileKeysTest {
     @TempDir
     Path dir;
 
+    private BridgeRules bridge;
     private RuleSetHolder holder;
 
     @AfterEach
     void tearDown() {
-        LimiterBridge.install(null);
-        if (holder != null) {
-            holder.close();
+        if (bridge != null) {
+            bridge.close();
         }
     }
 
     private void rules(String rulesYaml) throws Exception {
-        Path file = dir.resolve("rules.yml");
-        Files.writeString(file, "version: 1\n" + rulesYaml);
-        holder = RuleSetHolder.open(file);
-        assertThat(holder.lastError()).isNull();
-        LimiterBridge.install(new ServletLimiter(holder, new ThrottledLog("dev.limiter.test", 0)));
+        bridge = BridgeRules.install(dir, rulesYaml);
+        holder = bridge.holder;
     }
 
-    /** One request through the bridge; true if it was rejected. */
     private static boolean call(FakeHttp http) {
-        try {
-            return LimiterBridge.servletEnter(http.request, http.response);
-        } finally {
-            LimiterBridge.servletExit();
-        }
+        return BridgeRules.call(http);
     }
 
     private static FakeHttp withApiKey(String key) {

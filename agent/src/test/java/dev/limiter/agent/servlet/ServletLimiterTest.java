@@ -3,7 +3,6 @@ package dev.limiter.agent.servlet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.testing.FailingStrategies;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.Outcome;
@@ -37,33 +36,25 @@ class ServletLimiterTest {
     @TempDir
     Path dir;
 
+    private BridgeRules bridge;
     private RuleSetHolder holder;
     private ServletLimiter limiter;
 
     @AfterEach
     void tearDown() {
-        LimiterBridge.install(null);
-        if (holder != null) {
-            holder.close();
+        if (bridge != null) {
+            bridge.close();
         }
     }
 
     private void rules(String rulesYaml) throws Exception {
-        Path file = dir.resolve("rules.yml");
-        Files.writeString(file, "version: 1\n" + rulesYaml);
-        holder = RuleSetHolder.open(file);
-        assertThat(holder.lastError()).isNull();
-        limiter = new ServletLimiter(holder, new ThrottledLog("dev.limiter.test", 0));
-        LimiterBridge.install(limiter);
+        bridge = BridgeRules.install(dir, rulesYaml);
+        holder = bridge.holder;
+        limiter = bridge.limiter;
     }
 
-    /** One request through the bridge; returns true if it was rejected (the servlet body would be skipped). */
     private static boolean call(FakeHttp http) {
-        try {
-            return LimiterBridge.servletEnter(http.request, http.response);
-        } finally {
-            LimiterBridge.servletExit();
-        }
+        return BridgeRules.call(http);
     }
 
     private static FakeHttp get(String path) {

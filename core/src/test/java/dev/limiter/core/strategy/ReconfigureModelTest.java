@@ -2,10 +2,12 @@ package dev.limiter.core.strategy;
 
 import dev.limiter.core.Bucket;
 import dev.limiter.core.LimitConfig;
+import dev.limiter.core.ModelChecks;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.clock.ManualClock;
 import org.jetbrains.lincheck.datastructures.Operation;
+import org.junit.jupiter.api.Test;
 
 /**
  * The unit-scale conversion of the token bucket and the GCRA meter ({@link UnitScale}) racing checks: during a
@@ -53,5 +55,15 @@ public abstract class ReconfigureModelTest {
     public long checkNew() {
         long[] out = Outcome.newArray();
         return strategy.check(bucket, b, out) ? out[Outcome.REMAINING] : -1;
+    }
+
+    @Test
+    void modelChecking() {
+        ModelChecks.modelChecking(3, 3, 10, 200).check(getClass());
+    }
+
+    @Test
+    void stress() {
+        ModelChecks.stress(3, 3, 10, 200).check(getClass());
     }
 }

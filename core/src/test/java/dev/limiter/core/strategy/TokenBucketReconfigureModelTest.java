@@ -1,9 +1,7 @@
 package dev.limiter.core.strategy;
 
 import dev.limiter.core.LimitConfig;
-import dev.limiter.core.ModelChecks;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 
 /**
  * {@link ReconfigureModelTest} on the token bucket: 1 per 2 ms (scale 1:2) reloaded as 2 per 3 ms
@@ -15,15 +13,5 @@ public class TokenBucketReconfigureModelTest extends ReconfigureModelTest {
     public TokenBucketReconfigureModelTest() { // public: Lincheck creates one instance per run by reflection
         super(TokenBucketStrategy.INSTANCE, LimitConfig.of(1, 2).withCapacity(2),
                 LimitConfig.of(2, 3).withCapacity(2));
-    }
-
-    @Test
-    void modelChecking() {
-        ModelChecks.modelChecking(3, 3, 10, 200).check(getClass());
-    }
-
-    @Test
-    void stress() {
-        ModelChecks.stress(3, 3, 10, 200).check(getClass());
     }
 }
