@@ -14,6 +14,31 @@ public interface KeyedLimiter {
     /** Takes one permit for {@code key}; fills {@code out} per {@link Outcome}. */
     boolean tryAcquire(String key, long[] out);
 
+    /**
+     * Takes {@code permits} for {@code key} at once, or none (a call's cost); fills {@code out} per {@link Outcome},
+     * with {@link Outcome#STAMP} for a {@link #refund}. Only for strategies that
+     * {@link RateLimitStrategy#takesSeveral() take several}; the default takes one.
+     *
+     * @throws UnsupportedOperationException for {@code permits > 1} where the store or strategy cannot
+     */
+    default boolean tryAcquire(String key, long permits, long[] out) {
+        if (permits == 1) {
+            return tryAcquire(key, out);
+        }
+        throw new UnsupportedOperationException("this limiter takes one permit per call");
+    }
+
+    /**
+     * Gives back {@code permits} an admitted {@link #tryAcquire(String, long, long[])} took for {@code key} (its
+     * {@link Outcome#STAMP} in {@code stamp}), because another limit of the same call refused it: a rejected call
+     * uses no budget. See {@link RateLimitStrategy#refund}.
+     *
+     * @throws UnsupportedOperationException where the store or strategy cannot
+     */
+    default void refund(String key, long permits, long stamp) {
+        throw new UnsupportedOperationException("this limiter cannot give permits back");
+    }
+
     /** Returns the permit of an admitted call, for strategies that {@link RateLimitStrategy#releasesOnExit()}. */
     void release(String key);
 

@@ -20,8 +20,14 @@ public final class Outcome {
     /** The configured limit, so headers can be written without looking the rule up again. */
     public static final int LIMIT = 3;
 
+    /**
+     * Where the permits of an admitted check were counted, for {@link RateLimitStrategy#refund}: the window index
+     * for window strategies, 0 for the buckets (whose refund needs no position).
+     */
+    public static final int STAMP = 4;
+
     /** Length of an out array. */
-    public static final int SIZE = 4;
+    public static final int SIZE = 5;
 
     private Outcome() {
     }
@@ -40,6 +46,7 @@ public final class Outcome {
         out[RESET_EPOCH_SECONDS] = ceilSeconds(resetEpochMillis);
         out[RETRY_AFTER_MILLIS] = 0;
         out[LIMIT] = limit;
+        out[STAMP] = 0;
         return true;
     }
 
@@ -52,6 +59,7 @@ public final class Outcome {
         out[RESET_EPOCH_SECONDS] = ceilSeconds(resetEpochMillis);
         out[RETRY_AFTER_MILLIS] = retryAfterMillis < 1 ? 1 : retryAfterMillis;
         out[LIMIT] = limit;
+        out[STAMP] = 0;
         return false;
     }
 

@@ -31,6 +31,43 @@ public interface RateLimitStrategy {
     boolean check(Bucket bucket, LimitConfig config, long[] out);
 
     /**
+     * Takes {@code permits} permits at once if they all fit, else none (a call that costs several permits, e.g. an
+     * export that costs 50). Strategies that can ({@link #takesSeveral()}) fill {@code out} like {@link #check},
+     * with the position of what they counted in {@link Outcome#STAMP} for a {@link #refund}. The default takes
+     * one permit and refuses more: a custom strategy is asked for several only if it says it can.
+     *
+     * @throws UnsupportedOperationException for {@code permits > 1} on a strategy that does not take several
+     */
+    default boolean check(Bucket bucket, LimitConfig config, long permits, long[] out) {
+        if (permits == 1) {
+            return check(bucket, config, out);
+        }
+        throw new UnsupportedOperationException(name() + " takes one permit per call");
+    }
+
+    /**
+     * Gives back {@code permits} taken by an admitted {@link #check(Bucket, LimitConfig, long, long[])} whose call
+     * another limit then refused, so a rejected call uses no budget. {@code stamp} is the {@link Outcome#STAMP}
+     * that check reported: permits of a window that has since ended are not given to the next one. Lock-free, no
+     * allocation. A refund that finds the bucket reconfigured or retired in between does nothing (the permit
+     * stays spent: never one more than the limit).
+     *
+     * @throws UnsupportedOperationException on a strategy that does not {@link #takesSeveral()}
+     */
+    default void refund(Bucket bucket, LimitConfig config, long permits, long stamp) {
+        throw new UnsupportedOperationException(name() + " cannot give permits back");
+    }
+
+    /**
+     * True if this strategy implements {@link #check(Bucket, LimitConfig, long, long[])} for several permits and
+     * {@link #refund}: rules with a {@code cost} or several {@code limits} need both, and refuse a strategy
+     * without them at validation.
+     */
+    default boolean takesSeveral() {
+        return false;
+    }
+
+    /**
      * Reads the budget without taking a permit (for JMX {@code remaining(key)} and headers). Fills {@code out}
      * like {@link #check} and returns the remaining permits.
      */

@@ -11,9 +11,9 @@ class OutcomeTest {
         long[] out = Outcome.newArray();
         assertThat(out).hasSize(Outcome.SIZE);
         assertThat(Outcome.allow(out, 7, 1_000_001, 10)).isTrue();
-        assertThat(out).containsExactly(7, 1001, 0, 10);
+        assertThat(out).containsExactly(7, 1001, 0, 10, 0);
         assertThat(Outcome.reject(out, -3, 2_000_000, 0, 10)).isFalse();
-        assertThat(out).as("remaining never negative, retry-after at least 1").containsExactly(0, 2000, 1, 10);
+        assertThat(out).as("remaining never negative, retry-after at least 1").containsExactly(0, 2000, 1, 10, 0);
     }
 
     @Test

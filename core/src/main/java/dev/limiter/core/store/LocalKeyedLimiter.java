@@ -186,6 +186,11 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
 
     @Override
     public boolean tryAcquire(String key, long[] out) {
+        return tryAcquire(key, 1, out);
+    }
+
+    @Override
+    public boolean tryAcquire(String key, long permits, long[] out) {
         LimitConfig cfg = config;
         Bucket bucket = buckets.get(key);
         for (;;) {
@@ -197,7 +202,7 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
                 }
                 inserted = true;
             }
-            if (strategy.check(bucket, cfg, out)) {
+            if (strategy.check(bucket, cfg, permits, out)) {
                 if (inserted && !releases && buckets.get(key) != bucket) {
                     // a new bucket is idle until its first check, so a walk may have evicted it just before:
                     // what this check counted went with it, and its slot to another key; count it again on the
@@ -230,6 +235,18 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         }
         refused.increment();
         return Outcome.reject(out, 0, now + cfg.windowMillis(), cfg.windowMillis(), cfg.limit());
+    }
+
+    /**
+     * {@inheritDoc} A key no longer held (its bucket was evicted as idle, so the permits had already come back)
+     * has nothing to refund.
+     */
+    @Override
+    public void refund(String key, long permits, long stamp) {
+        Bucket bucket = buckets.get(key);
+        if (bucket != null) {
+            strategy.refund(bucket, config, permits, stamp);
+        }
     }
 
     @Override

@@ -95,6 +95,11 @@ public final class FixedWindowStrategy implements RateLimitStrategy {
 
     @Override
     public boolean check(Bucket bucket, LimitConfig config, long[] out) {
+        return check(bucket, config, 1, out);
+    }
+
+    @Override
+    public boolean check(Bucket bucket, LimitConfig config, long permits, long[] out) {
         long now = config.clock().millis();
         long windowMillis = config.windowMillis();
         long limit = config.limit();
@@ -123,7 +128,7 @@ public final class FixedWindowStrategy implements RateLimitStrategy {
                 count = 0;
             }
             long windowEnd = (window + 1) * windowMillis;
-            if (count >= limit) {
+            if (count + permits > limit) {
                 if (state == RETIRED) { // its count (2^32 - 1) lands here when its window index matches
                     return Outcome.reject(out, 0, now, 0, limit);
                 }
@@ -135,13 +140,38 @@ public final class FixedWindowStrategy implements RateLimitStrategy {
                 }
                 return Outcome.reject(out, 0, windowEnd, windowEnd - now, limit);
             }
-            if (bucket.casSlot0(state, (window << 32) | (count + 1))) {
+            if (bucket.casSlot0(state, (window << 32) | (count + permits))) {
                 if (count == 0) {
                     bucket.setSlot1(window); // rolled (or first use): refresh the hint, once per window
                 }
-                return Outcome.allow(out, limit - count - 1, windowEnd, limit);
+                Outcome.allow(out, limit - count - permits, windowEnd, limit);
+                out[Outcome.STAMP] = window;
+                return true;
             }
         }
+    }
+
+    /**
+     * Takes the permits off the count of the window they were counted in ({@code stamp}); once that window has
+     * ended they are gone with it (never given to the next window), and a retired bucket keeps its marker.
+     */
+    @Override
+    public void refund(Bucket bucket, LimitConfig config, long permits, long stamp) {
+        for (;;) {
+            long state = bucket.slot0();
+            long count = state & COUNT_MASK;
+            if (state == RETIRED || (int) (state >>> 32) != (int) stamp || count < permits) {
+                return;
+            }
+            if (bucket.casSlot0(state, state - permits)) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public boolean takesSeveral() {
+        return true;
     }
 
     @Override

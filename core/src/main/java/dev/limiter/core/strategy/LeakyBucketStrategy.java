@@ -56,9 +56,15 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
 
     @Override
     public boolean check(Bucket bucket, LimitConfig config, long[] out) {
+        return check(bucket, config, 1, out);
+    }
+
+    @Override
+    public boolean check(Bucket bucket, LimitConfig config, long permits, long[] out) {
         long now = config.clock().millis();
         long perMilli = config.unitsPerMilli();
-        long interval = config.unitsPerPermit();
+        long unit = config.unitsPerPermit();
+        long interval = unit * permits;
         long tolerance = config.capacityUnits();
         long nowUnits = now * perMilli;
         int tag = config.scaleTag();
@@ -87,7 +93,7 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
             long next = debt + interval;
             if (next <= tolerance) {
                 if (bucket.casSlot0(tat, effective + interval)) {
-                    return Outcome.allow(out, UnitScale.permits(tolerance - next, interval),
+                    return Outcome.allow(out, UnitScale.permits(tolerance - next, unit),
                             now + UnitScale.millisFor(next, perMilli), config.limit());
                 }
             } else {
@@ -103,6 +109,17 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
                 }
             }
         }
+    }
+
+    /** Moves the theoretical arrival time back by the permits' intervals; see {@code UnitScale.refund}. */
+    @Override
+    public void refund(Bucket bucket, LimitConfig config, long permits, long stamp) {
+        UnitScale.refund(bucket, config, config.unitsPerPermit() * permits);
+    }
+
+    @Override
+    public boolean takesSeveral() {
+        return true;
     }
 
     @Override

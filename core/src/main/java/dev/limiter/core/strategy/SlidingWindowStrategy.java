@@ -57,7 +57,7 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
 
     /**
      * Slot 0 of a retired bucket: a previous count but no current one, which no real state holds (a new bucket
-     * has both counts zero, and every check writes a current count of at least 1).
+     * has both counts zero, every check writes a current count of at least 1, and a refund never writes it).
      */
     static final long RETIRED = COUNT_MASK << COUNT_BITS;
 
@@ -98,6 +98,11 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
 
     @Override
     public boolean check(Bucket bucket, LimitConfig config, long[] out) {
+        return check(bucket, config, 1, out);
+    }
+
+    @Override
+    public boolean check(Bucket bucket, LimitConfig config, long permits, long[] out) {
         long now = config.clock().millis();
         long windowMillis = config.windowMillis();
         long limit = Math.min(config.limit(), MAX_LIMIT);
@@ -135,14 +140,17 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
             long start = window * windowMillis;
             long overlap = windowMillis - (now > start ? now - start : 0);
             long weighted = previous * overlap;
-            if (current < limit && weighted <= (limit - current - 1) * windowMillis) {
-                long next = (window << INDEX_SHIFT) | (previous << COUNT_BITS) | (current + 1);
+            if (current + permits <= limit && weighted <= (limit - current - permits) * windowMillis) {
+                long next = (window << INDEX_SHIFT) | (previous << COUNT_BITS) | (current + permits);
                 if (bucket.casSlot0(state, next)) {
                     if (current == 0) {
                         bucket.setSlot1(window); // rolled (or first use): refresh the hint
                     }
-                    long remaining = limit - current - 1 - (weighted == 0 ? 0 : ceilDiv(weighted, windowMillis));
-                    return Outcome.allow(out, remaining, start + 2 * windowMillis, limit);
+                    long remaining = limit - current - permits
+                            - (weighted == 0 ? 0 : ceilDiv(weighted, windowMillis));
+                    Outcome.allow(out, remaining, start + 2 * windowMillis, limit);
+                    out[Outcome.STAMP] = window;
+                    return true;
                 }
             } else {
                 long fresh = config.clock().millis();
@@ -151,8 +159,9 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
                     nowWindow = FixedWindowStrategy.windowOf(bucket, now, windowMillis);
                     continue;
                 }
+                // several permits need the room of one permit under a limit lowered by the others
                 return Outcome.reject(out, 0, start + 2 * windowMillis,
-                        retryAfter(now, start, windowMillis, limit, previous, current), limit);
+                        retryAfter(now, start, windowMillis, limit - permits + 1, previous, current), limit);
             }
         }
     }
@@ -168,6 +177,38 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
         // wait for the next window, where "current" becomes the weighted previous count
         long elapsedNeeded = windowMillis - ((limit - 1) * windowMillis) / current;
         return start + windowMillis + elapsedNeeded - now;
+    }
+
+    /**
+     * Takes the permits off the count they were added to: the current count while their window ({@code stamp}) is
+     * in force, the previous count once it has rolled by one (where they still weigh), nothing after that. A
+     * retired bucket keeps its marker, and a refund that would write the marker's value keeps the permits.
+     */
+    @Override
+    public void refund(Bucket bucket, LimitConfig config, long permits, long stamp) {
+        for (;;) {
+            long state = bucket.slot0();
+            if (state == RETIRED) {
+                return;
+            }
+            long ahead = ((state >>> INDEX_SHIFT) - stamp) << INDEX_SHIFT >> INDEX_SHIFT;
+            long next;
+            if (ahead == 0 && (state & COUNT_MASK) >= permits) {
+                next = state - permits;
+            } else if (ahead == 1 && ((state >>> COUNT_BITS) & COUNT_MASK) >= permits) {
+                next = state - (permits << COUNT_BITS);
+            } else {
+                return;
+            }
+            if (next == RETIRED || bucket.casSlot0(state, next)) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public boolean takesSeveral() {
+        return true;
     }
 
     @Override

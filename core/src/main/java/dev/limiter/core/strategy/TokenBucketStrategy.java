@@ -64,9 +64,15 @@ public final class TokenBucketStrategy implements RateLimitStrategy {
 
     @Override
     public boolean check(Bucket bucket, LimitConfig config, long[] out) {
+        return check(bucket, config, 1, out);
+    }
+
+    @Override
+    public boolean check(Bucket bucket, LimitConfig config, long permits, long[] out) {
         long now = config.clock().millis();
         long perMilli = config.unitsPerMilli();
-        long cost = config.unitsPerPermit();
+        long unit = config.unitsPerPermit();
+        long cost = unit * permits;
         long capacity = config.capacityUnits();
         long nowUnits = now * perMilli;
         int tag = config.scaleTag();
@@ -95,7 +101,7 @@ public final class TokenBucketStrategy implements RateLimitStrategy {
             if (fill >= cost) {
                 if (bucket.casSlot0(base, effective + cost)) {
                     long left = fill - cost;
-                    return Outcome.allow(out, UnitScale.permits(left, cost),
+                    return Outcome.allow(out, UnitScale.permits(left, unit),
                             now + UnitScale.millisFor(capacity - left, perMilli), config.limit());
                 }
             } else {
@@ -111,6 +117,20 @@ public final class TokenBucketStrategy implements RateLimitStrategy {
                 }
             }
         }
+    }
+
+    /**
+     * Moves the base back by the permits' units. A bucket that filled up meanwhile reads as full, not fuller (the
+     * fill is capped at the capacity); one reconfigured (another scale) or retired in between keeps the permits.
+     */
+    @Override
+    public void refund(Bucket bucket, LimitConfig config, long permits, long stamp) {
+        UnitScale.refund(bucket, config, config.unitsPerPermit() * permits);
+    }
+
+    @Override
+    public boolean takesSeveral() {
+        return true;
     }
 
     @Override

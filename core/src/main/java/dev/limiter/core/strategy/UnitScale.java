@@ -121,6 +121,29 @@ final class UnitScale {
     }
 
     /**
+     * Gives back {@code units} taken by a check: the token base B, or the GCRA arrival time, moves back by them
+     * (both mean "{@code units} more available"). Only while the bucket is still in {@code config}'s scale: a
+     * bucket converted or retired since the check keeps them (a refund never adds to another scale's value).
+     * Validates slot 1 around the slot-0 CAS, as a check does.
+     */
+    static void refund(Bucket bucket, LimitConfig config, long units) {
+        int target = config.scaleTag();
+        for (;;) {
+            long state = stableScale(bucket);
+            if (tag(state) != target) {
+                return; // reconfigured (converted) or retired since the permits were taken
+            }
+            long value = bucket.slot0();
+            if (bucket.slot1() != state) {
+                continue;
+            }
+            if (bucket.casSlot0(value, value - units)) {
+                return;
+            }
+        }
+    }
+
+    /**
      * Token-bucket fill or GCRA debt at {@code now} in {@code config}'s units, from a consistent (slot 1, slot 0)
      * pair; a bucket still in an older scale is converted on the fly, read-only.
      */

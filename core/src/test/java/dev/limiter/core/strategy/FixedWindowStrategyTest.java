@@ -20,9 +20,9 @@ class FixedWindowStrategyTest extends ManualClockStrategyTest<FixedWindowStrateg
         clock.advance(250);
         Bucket bucket = strategy.newBucket(config);
         assertThat(strategy.check(bucket, config, out)).isTrue();
-        assertThat(out).containsExactly(4, START / 1000 + 1, 0, 5);
+        assertThat(out).containsExactly(4, START / 1000 + 1, 0, 5, START / 1000); // stamped with its window
         assertThat(drain(bucket, config)).isEqualTo(4);
-        assertThat(out).containsExactly(0, START / 1000 + 1, 750, 5);
+        assertThat(out).containsExactly(0, START / 1000 + 1, 750, 5, 0);
         clock.advance(749);
         assertThat(strategy.check(bucket, config, out)).isFalse();
         assertThat(out[Outcome.RETRY_AFTER_MILLIS]).isEqualTo(1);

@@ -19,7 +19,7 @@ class LeakyBucketStrategyTest extends ManualClockStrategyTest<LeakyBucketStrateg
         LimitConfig config = LimitConfig.of(4, 1000).withCapacity(1).withClock(clock); // one per 250 ms
         Bucket bucket = strategy.newBucket(config);
         assertThat(strategy.check(bucket, config, out)).isTrue();
-        assertThat(out).containsExactly(0, START / 1000 + 1, 0, 4);
+        assertThat(out).containsExactly(0, START / 1000 + 1, 0, 4, 0);
         assertThat(strategy.check(bucket, config, out)).isFalse();
         assertThat(out[Outcome.RETRY_AFTER_MILLIS]).isEqualTo(250);
         long last = clock.millis();
