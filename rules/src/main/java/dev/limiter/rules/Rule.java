@@ -5,6 +5,8 @@ import dev.limiter.rules.key.KeySpec;
 import dev.limiter.rules.match.NameGlob;
 import dev.limiter.rules.match.PathPattern;
 import dev.limiter.rules.match.PathTrie;
+import dev.limiter.rules.policy.Policy;
+import dev.limiter.rules.policy.Tier;
 import dev.limiter.rules.response.HeaderText;
 import java.util.List;
 
@@ -45,12 +47,21 @@ public final class Rule implements PathTrie.Entry {
     private final OnError onError;
     private final String throwClass;
     private final String matchText;
-    private final HeaderText headerText;
     private final RuleState state;
+    private final Policy policy;
 
+    /** A rule with one limit, its state's limiter, and no conditions (cost 1). */
     public Rule(String id, int index, Target target, List<String> paths, PathPattern[] patterns, int methodBits,
             List<String> httpMethods, NameGlob classGlob, NameGlob methodGlob, KeySpec key, Mode fileMode,
             OnError onError, String throwClass, RuleState state) {
+        this(id, index, target, paths, patterns, methodBits, httpMethods, classGlob, methodGlob, key, fileMode,
+                onError, throwClass, state, Policy.single(Tier.of(id, "", List.of(state.limiter), state.stats)));
+    }
+
+    /** A rule whose limits, overrides, conditions and cost are {@code policy}'s. */
+    public Rule(String id, int index, Target target, List<String> paths, PathPattern[] patterns, int methodBits,
+            List<String> httpMethods, NameGlob classGlob, NameGlob methodGlob, KeySpec key, Mode fileMode,
+            OnError onError, String throwClass, RuleState state, Policy policy) {
         this.id = id;
         this.index = index;
         this.target = target;
@@ -66,12 +77,7 @@ public final class Rule implements PathTrie.Entry {
         this.throwClass = throwClass == null ? DEFAULT_THROW : throwClass;
         this.state = state;
         this.matchText = describe();
-        long limit = state.limiter.config().limit();
-        long windowSeconds = Math.max(1, (state.limiter.config().windowMillis() + 999) / 1000);
-        String policyHeader = state.limiter.strategy().releasesOnExit()
-                ? "\"" + id + "\";q=" + limit
-                : "\"" + id + "\";q=" + limit + ";w=" + windowSeconds;
-        this.headerText = new HeaderText(id, policyHeader, Long.toString(limit));
+        this.policy = policy;
     }
 
     private String describe() {
@@ -197,22 +203,31 @@ public final class Rule implements PathTrie.Entry {
         return throwClass;
     }
 
-    /** The IETF draft {@code RateLimit-Policy} value, e.g. {@code "api-per-ip";q=100;w=1}; precomputed. */
+    /**
+     * The IETF draft {@code RateLimit-Policy} value of the rule's own limits, e.g. {@code "api-per-ip";q=100;w=1};
+     * precomputed.
+     */
     public String policyHeader() {
-        return headerText.policy();
+        return headerText().policy();
     }
 
-    /** The limit as text for {@code X-RateLimit-Limit}; precomputed. */
+    /** The (first) limit as text for {@code X-RateLimit-Limit}; precomputed. */
     public String limitText() {
-        return headerText.limit();
+        return headerText().limit();
     }
 
     /**
-     * The rule's response header values: the precomputed policy and limit, and the per-response values this
-     * rule has sent, kept so admitted requests build no strings.
+     * The response header values of the rule's first own limit: the precomputed policy and limit, and the
+     * per-response values sent, kept so admitted requests build no strings. A call's binding limit may be
+     * another ({@link Policy}): the decision reports which.
      */
     public HeaderText headerText() {
-        return headerText;
+        return policy.main().text(0);
+    }
+
+    /** The limits, overrides, conditions and cost. */
+    public Policy policy() {
+        return policy;
     }
 
     /**

@@ -1,6 +1,9 @@
 package dev.limiter.rules;
 
 import dev.limiter.core.KeyedLimiter;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The part of a rule that lives across reloads: the keyed limiter (counters, tokens, keys), the stats, and the
@@ -12,12 +15,20 @@ import dev.limiter.core.KeyedLimiter;
  */
 public final class RuleState {
 
-    final KeyedLimiter limiter;
+    volatile KeyedLimiter limiter;
     final RuleStats stats;
     final String strategyName;
     final int maxKeys;
     final StoreSpec store;
     private volatile Mode modeOverride;
+
+    /**
+     * Every limiter of the rule by slot ({@code tier/windowMs}: the rule's own limits under "", an override's
+     * under its name), so a limit keeps its state across reloads while its tier and window stay.
+     */
+    final Map<String, KeyedLimiter> slots = new ConcurrentHashMap<>();
+    /** The counters of each override, by name, kept across reloads while the name stays. */
+    final Map<String, RuleStats> overrideStats = new ConcurrentHashMap<>();
 
     public RuleState(KeyedLimiter limiter, RuleStats stats, String strategyName, int maxKeys, StoreSpec store) {
         this.limiter = limiter;
@@ -25,6 +36,36 @@ public final class RuleState {
         this.stats = stats;
         this.strategyName = strategyName;
         this.maxKeys = maxKeys;
+    }
+
+    /** The rule's own counters. */
+    public RuleStats stats() {
+        return stats;
+    }
+
+    /** The limiter of {@code slot}, or null if this state has none (yet). */
+    public KeyedLimiter slot(String slot) {
+        return slots.get(slot);
+    }
+
+    /**
+     * Makes {@code slots} this rule's limiters (after a load succeeded): new ones are added, those the file no
+     * longer has are dropped with their state. {@code first} becomes the rule's {@link Rule#limiter()}.
+     */
+    public void slots(Map<String, KeyedLimiter> next, KeyedLimiter first) {
+        slots.keySet().retainAll(next.keySet());
+        slots.putAll(next);
+        limiter = first;
+    }
+
+    /** The counters of override {@code name}, created on first use and kept while the name stays. */
+    public RuleStats overrideStats(String name) {
+        return overrideStats.computeIfAbsent(name, n -> new RuleStats());
+    }
+
+    /** Drops the counters of overrides the file no longer has. */
+    public void keepOverrides(Set<String> names) {
+        overrideStats.keySet().retainAll(names);
     }
 
     public Mode modeOverride() {

@@ -19,6 +19,8 @@ public final class RuleStats {
     public final LongAdder wouldReject = new LongAdder();
     /** Times the limiter itself failed and {@code on-error} decided. */
     public final LongAdder errors = new LongAdder();
+    /** Requests an {@code unless} entry exempted: matched, not counted against any limit. */
+    public final LongAdder exempt = new LongAdder();
 
     public LongAdder allowed() {
         return allowed;
@@ -36,11 +38,16 @@ public final class RuleStats {
         return errors;
     }
 
+    public LongAdder exempt() {
+        return exempt;
+    }
+
     /** Zeroes every counter (JMX reset). */
     public void reset() {
         allowed.reset();
         rejected.reset();
         wouldReject.reset();
         errors.reset();
+        exempt.reset();
     }
 }

@@ -40,11 +40,26 @@ final class LimitSection {
         return limits;
     }
 
+    /**
+     * Reads one entry of a {@code limits:} list ({@code limit}, {@code window}, {@code capacity}) under
+     * {@code strategy}, the rule's (null if the rule names none that exists).
+     */
+    static LimitSection entry(Fields entry, String label, RateLimitStrategy strategy, Problems problems) {
+        LimitSection limits = new LimitSection(entry, problems);
+        limits.strategy = strategy;
+        limits.readLimits(label, strategy != null);
+        return limits;
+    }
+
     private void read(String label, String defaultStrategy) {
         String strategyName = rule.has("strategy") ? rule.string("strategy") : defaultStrategy;
         if (strategyName != null) {
             strategy = strategy(strategyName, rule.has("strategy") ? rule.get("strategy") : rule.node(), problems);
         }
+        readLimits(label, strategy != null);
+    }
+
+    private void readLimits(String label, boolean knownStrategy) {
         if (!rule.has("limit")) {
             rule.missing("limit");
         } else {
@@ -62,7 +77,7 @@ final class LimitSection {
             window = window();
         } else if (inFlight) {
             window = DEFAULT_CONCURRENCY_WINDOW_MILLIS;
-        } else if (strategy != null) {
+        } else if (knownStrategy) {
             problems.add(rule.node(), label + " has no 'window' (e.g. 'window: 1s'); only concurrency rules"
                     + " need none");
         }
@@ -80,6 +95,11 @@ final class LimitSection {
                 capacity = null;
             }
         }
+    }
+
+    /** The limit as read, or null if missing or invalid (recorded). */
+    Long limit() {
+        return limit;
     }
 
     /** The resolved strategy, or null if the rule names none that exists. */

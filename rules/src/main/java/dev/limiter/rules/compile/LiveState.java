@@ -7,8 +7,17 @@ import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RuleState;
 import dev.limiter.rules.RuleStats;
+import dev.limiter.rules.policy.Condition;
+import dev.limiter.rules.policy.Policy;
+import dev.limiter.rules.policy.PolicyOverride;
+import dev.limiter.rules.policy.Tier;
+import dev.limiter.rules.yaml.YamlNode;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns validated rules into live ones: each keeps the previous rule's limiter and counters when it survives a
@@ -33,14 +42,20 @@ final class LiveState {
     /**
      * Gives the validated rules their live state, touching nothing live until everything new exists: a rule keeps
      * {@code previous}'s state when id, strategy, max-keys and store match (a changed store means state
-     * elsewhere: a new limiter from the factory). Phase 1 creates the new limiters; phase 2 applies new limits to
-     * the surviving ones and, if a limiter still refuses, puts back those already changed and fails the load;
-     * phase 3 cannot fail (it also applies each surviving rule's {@code on-full}).
+     * elsewhere: new limiters from the factory), and within it each limit keeps its limiter while its slot stays
+     * (its tier, and its window when the tier has several limits). Phase 1 creates the new limiters; phase 2
+     * applies new limits to the surviving ones and, if a limiter still refuses, puts back those already changed
+     * and fails the load; phase 3 cannot fail (it also applies each surviving limiter's {@code on-full}).
      */
     private List<Rule> build(List<RuleDraft> drafts, RuleSet previous) {
         int n = drafts.size();
         Rule[] olds = new Rule[n];
         RuleState[] states = new RuleState[n];
+        List<Map<String, KeyedLimiter>> slotMaps = new ArrayList<>(n);
+        List<KeyedLimiter> reused = new ArrayList<>();
+        List<LimitConfig> reusedConfigs = new ArrayList<>();
+        List<YamlNode> reusedAt = new ArrayList<>();
+        List<String> reusedRule = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             RuleDraft draft = drafts.get(i);
             Rule old = previous == null ? null : previous.rule(draft.id());
@@ -48,51 +63,127 @@ final class LiveState {
                     && old.store().equals(draft.store())) {
                 olds[i] = old;
                 states[i] = old.state();
-                continue;
             }
-            try {
-                KeyedLimiter limiter = factory.create(draft.id(), draft.store(), draft.strategy(), draft.config(),
-                        draft.maxKeys(), draft.onFull());
-                states[i] = new RuleState(limiter, new RuleStats(), draft.strategy().name(), draft.maxKeys(),
-                        draft.store());
-            } catch (RuntimeException e) {
-                problems.add(draft.limitAt(), "rule '" + draft.id() + "': its limiter could not be created: "
-                        + reason(e));
+            Map<String, KeyedLimiter> slots = new LinkedHashMap<>();
+            slotMaps.add(slots);
+            for (Slot slot : slots(draft)) {
+                KeyedLimiter existing = states[i] == null ? null : states[i].slot(slot.name);
+                if (existing != null) {
+                    slots.put(slot.name, existing);
+                    reused.add(existing);
+                    reusedConfigs.add(slot.limit.config());
+                    reusedAt.add(slot.limit.at());
+                    reusedRule.add(draft.id());
+                    continue;
+                }
+                try {
+                    String storeId = slot.name.isEmpty() ? draft.id() : draft.id() + "/" + slot.name;
+                    slots.put(slot.name, factory.create(storeId, draft.store(), draft.strategy(),
+                            slot.limit.config(), draft.maxKeys(), draft.onFull()));
+                } catch (RuntimeException e) {
+                    problems.add(slot.limit.at(), "rule '" + draft.id() + "': its limiter could not be created: "
+                            + reason(e));
+                }
             }
         }
         problems.throwIfAny();
-        reconfigureAll(drafts, olds);
+        reconfigureAll(reused, reusedConfigs, reusedAt, reusedRule);
         List<Rule> rules = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             RuleDraft draft = drafts.get(i);
-            if (olds[i] != null) {
-                olds[i].limiter().onFull(draft.onFull()); // kept state, the file's choice for new keys
+            Map<String, KeyedLimiter> slots = slotMaps.get(i);
+            KeyedLimiter first = slots.values().iterator().next();
+            if (states[i] == null) {
+                states[i] = new RuleState(first, new RuleStats(), draft.strategy().name(), draft.maxKeys(),
+                        draft.store());
+            } else {
+                for (KeyedLimiter limiter : slots.values()) {
+                    limiter.onFull(draft.onFull()); // kept state, the file's choice for new keys
+                }
                 if (olds[i].fileMode() != draft.mode()) {
                     states[i].modeOverride(null); // the file changed the mode: the file wins
                 }
             }
+            states[i].slots(slots, first);
+            Policy policy = policy(draft, states[i], slots);
             rules.add(new Rule(draft.id(), i, draft.target(), draft.paths(), draft.patterns(), draft.methodBits(),
                     draft.httpMethods(), draft.classGlob(), draft.methodGlob(), draft.key(), draft.mode(),
-                    draft.onError(), draft.throwClass(), states[i]));
+                    draft.onError(), draft.throwClass(), states[i], policy));
         }
         return rules;
+    }
+
+    /** One limit of a rule and the slot its live state is kept under. */
+    private record Slot(String name, PolicyDraft.Limit limit) {
+    }
+
+    /** The rule's limits with their slots: its own first (the first is {@link Rule#limiter()}), then overrides'. */
+    private static List<Slot> slots(RuleDraft draft) {
+        List<Slot> slots = new ArrayList<>();
+        addTier(slots, "", draft.policy().limits());
+        for (PolicyDraft.Override override : draft.policy().overrides()) {
+            addTier(slots, override.name(), override.limits());
+        }
+        return slots;
+    }
+
+    /**
+     * A tier's slots: its name alone when it has one limit (a changed window reconfigures that limit, as for any
+     * rule), else name {@code @} window, so each limit keeps its state while its window stays. Override names
+     * cannot contain {@code @}.
+     */
+    private static void addTier(List<Slot> slots, String tier, List<PolicyDraft.Limit> limits) {
+        for (PolicyDraft.Limit limit : limits) {
+            String name = limits.size() == 1 ? tier : tier + "@" + limit.config().windowMillis() + "ms";
+            slots.add(new Slot(name, limit));
+        }
+    }
+
+    /** The compiled policy of {@code draft} over its live limiters. */
+    private static Policy policy(RuleDraft draft, RuleState state, Map<String, KeyedLimiter> slots) {
+        PolicyDraft policy = draft.policy();
+        List<Slot> all = slots(draft);
+        Tier main = tier(draft.id(), "", policy.limits().size(), all, slots, state.stats());
+        PolicyOverride[] overrides = new PolicyOverride[policy.overrides().size()];
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < overrides.length; i++) {
+            PolicyDraft.Override override = policy.overrides().get(i);
+            RuleStats stats = state.overrideStats(override.name());
+            Tier tier = override.limits().isEmpty() ? Tier.unlimited(override.name(), stats)
+                    : tier(draft.id(), override.name(), override.limits().size(), all, slots, stats);
+            overrides[i] = new PolicyOverride(override.keys(), override.when(), tier);
+            names.add(override.name());
+        }
+        state.keepOverrides(names);
+        return new Policy(policy.match(), policy.unless().toArray(new Condition[0]), main, overrides, policy.cost(),
+                policy.costArgument());
+    }
+
+    private static Tier tier(String ruleId, String name, int size, List<Slot> all, Map<String, KeyedLimiter> slots,
+            RuleStats stats) {
+        List<KeyedLimiter> limiters = new ArrayList<>(size);
+        for (Slot slot : all) {
+            boolean mine = size == 1 ? slot.name.equals(name) : slot.name.startsWith(name + "@");
+            if (mine) {
+                limiters.add(slots.get(slot.name));
+            }
+        }
+        return Tier.of(ruleId, name, limiters, stats);
     }
 
     /**
      * Applies the new limits to every surviving limiter, or to none: validation already ran each strategy's
      * check, so only a limiter with limits of its own (a store's) can refuse here; then the limiters changed so
-     * far get their previous configuration back and the load fails at the refusing rule's {@code limit:}.
+     * far get their previous configuration back and the load fails at the refusing limit.
      */
-    private void reconfigureAll(List<RuleDraft> drafts, Rule[] olds) {
+    private void reconfigureAll(List<KeyedLimiter> limiters, List<LimitConfig> configs, List<YamlNode> at,
+            List<String> ruleIds) {
         List<KeyedLimiter> changed = new ArrayList<>();
         List<LimitConfig> before = new ArrayList<>();
-        for (int i = 0; i < olds.length; i++) {
-            if (olds[i] == null) {
-                continue;
-            }
-            KeyedLimiter limiter = olds[i].limiter();
+        for (int i = 0; i < limiters.size(); i++) {
+            KeyedLimiter limiter = limiters.get(i);
             LimitConfig old = limiter.config();
-            LimitConfig next = drafts.get(i).config();
+            LimitConfig next = configs.get(i);
             if (old.sameLimits(next)) {
                 continue;
             }
@@ -106,8 +197,8 @@ final class LiveState {
                         // it ran with these limits a moment ago: nothing better to put back
                     }
                 }
-                problems.add(drafts.get(i).limitAt(), "rule '" + drafts.get(i).id() + "': its limiter refuses the"
-                        + " new limits (" + reason(e) + "); no rule was changed");
+                problems.add(at.get(i), "rule '" + ruleIds.get(i) + "': its limiter refuses the new limits ("
+                        + reason(e) + "); no rule was changed");
                 problems.throwIfAny();
             }
             changed.add(limiter);

@@ -4,6 +4,7 @@ import dev.limiter.rules.Rule;
 import dev.limiter.rules.match.HttpMethods;
 import dev.limiter.rules.match.NameGlob;
 import dev.limiter.rules.match.PathPattern;
+import dev.limiter.rules.policy.Condition;
 import dev.limiter.rules.text.Suggestions;
 import dev.limiter.rules.yaml.Fields;
 import dev.limiter.rules.yaml.Problems;
@@ -37,6 +38,8 @@ final class MatchSection {
         List<String> httpMethods = List.of();
         NameGlob classGlob;
         NameGlob methodGlob;
+        /** The request condition stated beside the path or names ({@code ips}, {@code headers}...), or null. */
+        Condition condition;
     }
 
     private Match match(YamlNode node, String label) {
@@ -57,7 +60,8 @@ final class MatchSection {
     }
 
     private Match http(YamlNode node) {
-        Fields http = Fields.of(node, "match.http", problems, "path", "paths", "methods");
+        Fields http = Fields.of(node, "match.http", problems, "path", "paths", "methods", ConditionSection.IPS,
+                ConditionSection.HEADERS, ConditionSection.ROLES);
         if (http == null) {
             return null;
         }
@@ -114,12 +118,16 @@ final class MatchSection {
         }
         match.paths = paths;
         match.patterns = patterns.toArray(new PathPattern[0]);
+        match.condition = ConditionSection.read(http, "match.http", true, problems);
         return problems.count() > before ? null : match;
     }
 
     private Match names(YamlNode node, Rule.Target target) {
         String where = "match." + (target == Rule.Target.JAXRS ? "jaxrs" : "method");
-        Fields fields = Fields.of(node, where, problems, "class", "method");
+        Fields fields = target == Rule.Target.JAXRS
+                ? Fields.of(node, where, problems, "class", "method", ConditionSection.IPS, ConditionSection.HEADERS,
+                        ConditionSection.ROLES)
+                : Fields.of(node, where, problems, "class", "method");
         if (fields == null) {
             return null;
         }
@@ -138,6 +146,9 @@ final class MatchSection {
             } else {
                 match.methodGlob = glob(methodGlob, fields.get("method") == null ? node : fields.get("method"));
             }
+        }
+        if (target == Rule.Target.JAXRS) {
+            match.condition = ConditionSection.read(fields, where, true, problems);
         }
         return problems.count() > before ? null : match;
     }

@@ -17,5 +17,5 @@ import java.util.List;
 record RuleDraft(String id, Rule.Target target, List<String> paths, PathPattern[] patterns, int methodBits,
         List<String> httpMethods, NameGlob classGlob, NameGlob methodGlob, KeySpec key, RateLimitStrategy strategy,
         LimitConfig config, int maxKeys, OnFull onFull, Mode mode, OnError onError, String throwClass, StoreSpec store,
-        YamlNode limitAt) {
+        YamlNode limitAt, PolicyDraft policy) {
 }

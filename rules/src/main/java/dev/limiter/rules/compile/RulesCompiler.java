@@ -48,8 +48,8 @@ final class RulesCompiler {
 
     private static final String[] TOP_KEYS = {"version", "reload", "response", "client-ip", "defaults", "rules",
         "store"};
-    private static final String[] RULE_KEYS = {"id", "match", "key", "limit", "window", "strategy", "capacity",
-        "mode", "on-error", "max-keys", "on-full", "throw", "store"};
+    private static final String[] RULE_KEYS = {"id", "match", "key", "limit", "window", "limits", "strategy",
+        "capacity", "cost", "unless", "overrides", "mode", "on-error", "max-keys", "on-full", "throw", "store"};
 
     private static final String[] ON_FULL_SPELLINGS = spellings();
 
@@ -200,8 +200,9 @@ final class RulesCompiler {
         } else {
             match = MatchSection.read(rule.get("match"), label, problems);
         }
-        LimitSection limits = LimitSection.read(rule, label, defaults.strategy(), problems);
-        RateLimitStrategy strategy = limits.strategy();
+        boolean several = rule.has("limits");
+        LimitSection limits = several ? null : LimitSection.read(rule, label, defaults.strategy(), problems);
+        RateLimitStrategy strategy = several ? strategy(rule, defaults) : limits.strategy();
         String modeText = rule.has("mode") ? rule.choice("mode", "enforce", "dry-run") : null;
         String onErrorText = rule.has("on-error") ? rule.choice("on-error", "allow", "reject") : null;
         Integer maxKeys = maxKeys(rule, defaults.maxKeys());
@@ -213,16 +214,32 @@ final class RulesCompiler {
                     + " custom strategies need 'store: local'");
         }
         KeySpec key = KeySection.read(rule, match, problems);
-        LimitConfig config = limits.config(clock);
-        if (problems.count() > before || match == null || config == null || key == null || id == null
+        PolicyDraft policy = PolicySection.read(rule, label, limits, match == null ? null : match.target, strategy,
+                key, match == null ? null : match.condition, clock, problems);
+        if (policy != null && store != null && store.isRedis() && !factory.supportsPolicy(store, policy.limits()
+                .size(), policy.overrides().stream().mapToInt(o -> o.limits().size()).max().orElse(1),
+                policy.cost() != 1 || policy.costArgument() >= 0)) {
+            problems.add(rule.has("limits") ? rule.get("limits") : rule.has("cost") ? rule.get("cost")
+                    : rule.get("overrides"), "several limits in one tier and a cost above 1 need 'store: local'"
+                    + " on this store");
+        }
+        if (problems.count() > before || match == null || policy == null || key == null || id == null
                 || maxKeys == null || store == null) {
             return null;
         }
+        PolicyDraft.Limit first = policy.limits().get(0);
         return new RuleDraft(id, match.target, match.paths, match.patterns, match.methodBits, match.httpMethods,
-                match.classGlob, match.methodGlob, key, strategy, config, maxKeys, onFull,
+                match.classGlob, match.methodGlob, key, strategy, first.config(), maxKeys, onFull,
                 modeText == null ? defaults.mode() : Mode.bySpelling(modeText),
                 onErrorText == null ? defaults.onError() : OnError.bySpelling(onErrorText), throwClass, store,
-                rule.get("limit"));
+                first.at(), policy);
+    }
+
+    /** The strategy of a rule with a {@code limits:} list (its own or the default), or null (recorded). */
+    private RateLimitStrategy strategy(Fields rule, Defaults defaults) {
+        String name = rule.has("strategy") ? rule.string("strategy") : defaults.strategy();
+        return name == null ? null
+                : LimitSection.strategy(name, rule.has("strategy") ? rule.get("strategy") : rule.node(), problems);
     }
 
     /** The rule's id, or null after recording why it is missing, malformed or taken. */
@@ -283,7 +300,7 @@ final class RulesCompiler {
         return spellings;
     }
 
-    private static boolean validId(String id) {
+    static boolean validId(String id) {
         if (id.isEmpty() || id.length() > MAX_ID_LENGTH || !Character.isLetterOrDigit(id.charAt(0))) {
             return false;
         }

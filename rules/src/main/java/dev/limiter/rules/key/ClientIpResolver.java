@@ -1,6 +1,5 @@
 package dev.limiter.rules.key;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -49,7 +48,7 @@ public final class ClientIpResolver {
     public static final int MAX_IPV6_PREFIX = 128;
 
     /** Trusts nobody: the peer address is always the client. */
-    public static final ClientIpResolver PEER_ONLY = new ClientIpResolver(List.of(), Header.X_FORWARDED_FOR,
+    public static final ClientIpResolver PEER_ONLY = new ClientIpResolver(IpRanges.NONE, Header.X_FORWARDED_FOR,
             DEFAULT_IPV6_PREFIX);
 
     /**
@@ -69,39 +68,20 @@ public final class ClientIpResolver {
         String key;
     }
 
-    private final long[] networkHigh;
-    private final long[] networkLow;
-    private final long[] maskHigh;
-    private final long[] maskLow;
-    private final List<String> trustedProxies;
+    private final IpRanges trusted;
     private final Header header;
     private final int ipv6Prefix;
     private final long keyMaskHigh;
     private final long keyMaskLow;
     private final String keySuffix;
 
-    private ClientIpResolver(List<String> cidrs, Header header, int ipv6Prefix) {
-        int count = cidrs.size();
-        this.networkHigh = new long[count];
-        this.networkLow = new long[count];
-        this.maskHigh = new long[count];
-        this.maskLow = new long[count];
-        this.trustedProxies = List.copyOf(cidrs);
+    private ClientIpResolver(IpRanges trusted, Header header, int ipv6Prefix) {
+        this.trusted = trusted;
         this.header = header;
         this.ipv6Prefix = ipv6Prefix;
-        this.keyMaskHigh = highMask(ipv6Prefix);
-        this.keyMaskLow = lowMask(ipv6Prefix);
+        this.keyMaskHigh = IpRanges.highMask(ipv6Prefix);
+        this.keyMaskLow = IpRanges.lowMask(ipv6Prefix);
         this.keySuffix = ipv6Prefix == 128 ? "" : "/" + ipv6Prefix;
-        for (int i = 0; i < count; i++) {
-            String cidr = cidrs.get(i);
-            int slash = cidr.indexOf('/');
-            String address = slash < 0 ? cidr : cidr.substring(0, slash);
-            int bits = prefixBits(cidr);
-            maskHigh[i] = highMask(bits);
-            maskLow[i] = lowMask(bits);
-            networkHigh[i] = IpAddress.high(address, 0, address.length()) & maskHigh[i];
-            networkLow[i] = IpAddress.low(address, 0, address.length()) & maskLow[i];
-        }
     }
 
     /**
@@ -124,59 +104,17 @@ public final class ClientIpResolver {
             throw new IllegalArgumentException("ipv6-prefix must be from " + MIN_IPV6_PREFIX + " to "
                     + MAX_IPV6_PREFIX + ", not " + ipv6Prefix);
         }
-        List<String> checked = new ArrayList<>(trustedProxies.size());
-        for (String cidr : trustedProxies) {
-            String problem = cidrProblem(cidr);
-            if (problem != null) {
-                throw new IllegalArgumentException(problem);
-            }
-            checked.add(cidr);
-        }
-        return new ClientIpResolver(checked, header, ipv6Prefix);
+        return new ClientIpResolver(IpRanges.of(trustedProxies), header, ipv6Prefix);
     }
 
     /** Why {@code cidr} is not a valid CIDR, or null if it is. */
     public static String cidrProblem(String cidr) {
-        int slash = cidr.indexOf('/');
-        String address = slash < 0 ? cidr : cidr.substring(0, slash);
-        if (!IpAddress.isValid(address, 0, address.length()) || address.indexOf('%') >= 0) {
-            return "'" + cidr + "' is not a CIDR: '" + address + "' is not an IPv4 or IPv6 address";
-        }
-        boolean v4 = IpAddress.isV4(address, 0, address.length());
-        int max = v4 ? 32 : 128;
-        if (slash >= 0) {
-            String prefix = cidr.substring(slash + 1);
-            boolean digits = !prefix.isEmpty() && prefix.length() <= 3;
-            for (int i = 0; i < prefix.length() && digits; i++) {
-                digits = prefix.charAt(i) >= '0' && prefix.charAt(i) <= '9';
-            }
-            if (!digits || Integer.parseInt(prefix) > max) {
-                return "'" + cidr + "' is not a CIDR: the prefix length must be a number from 0 to " + max;
-            }
-            int bits = prefixBits(cidr);
-            long high = IpAddress.high(address, 0, address.length());
-            long low = IpAddress.low(address, 0, address.length());
-            long maskHigh = highMask(bits);
-            long maskLow = lowMask(bits);
-            if ((high & ~maskHigh) != 0 || (low & ~maskLow) != 0) {
-                return "'" + cidr + "' has bits set after the /" + prefix + " prefix: write the network address";
-            }
-        }
-        return null;
-    }
-
-    /** Prefix length in the 128-bit space (IPv4 prefixes are offset by 96). Input already validated. */
-    private static int prefixBits(String cidr) {
-        int slash = cidr.indexOf('/');
-        String address = slash < 0 ? cidr : cidr.substring(0, slash);
-        boolean v4 = IpAddress.isV4(address, 0, address.length());
-        int bits = slash < 0 ? (v4 ? 32 : 128) : Integer.parseInt(cidr.substring(slash + 1));
-        return v4 ? 96 + bits : bits;
+        return IpRanges.problem(cidr);
     }
 
     /** The CIDRs as written. */
     public List<String> trustedProxies() {
-        return trustedProxies;
+        return trusted.cidrs();
     }
 
     /** The forwarding header this resolver reads. */
@@ -242,7 +180,7 @@ public final class ClientIpResolver {
      *     or names no address
      */
     public String resolve(String peerAddress, String xForwardedFor, String forwarded) {
-        if (networkHigh.length == 0 || peerAddress == null || !isTrusted(peerAddress)) {
+        if (trusted.isEmpty() || peerAddress == null || !isTrusted(peerAddress)) {
             return peerAddress;
         }
         String value = header == Header.FORWARDED ? forwarded : xForwardedFor;
@@ -281,7 +219,7 @@ public final class ClientIpResolver {
             if (start < end) {
                 int addressEnd = addressEnd(value, start, end);
                 int addressStart = value.charAt(start) == '[' ? start + 1 : start;
-                if (!isTrusted(value, addressStart, addressEnd)) {
+                if (!trusted.contains(value, addressStart, addressEnd)) {
                     return value.substring(addressStart, addressEnd);
                 }
                 leftmostStart = addressStart;
@@ -294,27 +232,7 @@ public final class ClientIpResolver {
 
     /** True if {@code address} is inside one of the trusted-proxy CIDRs. */
     public boolean isTrusted(String address) {
-        int start = 0;
-        int end = address.length();
-        if (end >= 2 && address.charAt(0) == '[' && address.charAt(end - 1) == ']') {
-            start = 1;
-            end--;
-        }
-        return isTrusted(address, start, end);
-    }
-
-    private boolean isTrusted(String s, int start, int end) {
-        if (networkHigh.length == 0 || !IpAddress.isValid(s, start, end)) {
-            return false;
-        }
-        long high = IpAddress.high(s, start, end);
-        long low = IpAddress.low(s, start, end);
-        for (int i = 0; i < networkHigh.length; i++) {
-            if ((high & maskHigh[i]) == networkHigh[i] && (low & maskLow[i]) == networkLow[i]) {
-                return true;
-            }
-        }
-        return false;
+        return trusted.contains(address);
     }
 
     /** End of the address in {@code 1.2.3.4:80}, {@code [::1]:80}, {@code [::1]} or a bare address. */
@@ -392,15 +310,5 @@ public final class ClientIpResolver {
             i--;
         }
         return i;
-    }
-
-    /** The upper 64 bits of a 128-bit network mask of {@code bits} leading ones. */
-    private static long highMask(int bits) {
-        return bits >= 64 ? -1L : bits == 0 ? 0 : -1L << (64 - bits);
-    }
-
-    /** The lower 64 bits of a 128-bit network mask of {@code bits} leading ones. */
-    private static long lowMask(int bits) {
-        return bits <= 64 ? 0 : bits == 128 ? -1L : -1L << (128 - bits);
     }
 }

@@ -27,7 +27,7 @@ public record YamlNode(Kind kind, int line, int column, String text, Map<String,
     }
 
     /** One key of a mapping, with the key's own position (unknown-key errors point at the key). */
-    record YamlEntry(String key, int line, int column, YamlNode value) {
+    public record YamlEntry(String key, int line, int column, YamlNode value) {
     }
 
     public boolean is(Kind expected) {

@@ -1,0 +1,35 @@
+package dev.limiter.rules.compile;
+
+import dev.limiter.core.LimitConfig;
+import dev.limiter.rules.policy.Condition;
+import dev.limiter.rules.yaml.YamlNode;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A rule's validated policy before it gets live state: its limits (shortest window first), overrides, conditions
+ * and cost.
+ *
+ * @param limits       the rule's own limits
+ * @param overrides    in file order (the first that applies wins)
+ * @param match        the request condition of {@code match}, or null
+ * @param unless       the exemptions
+ * @param cost         permits per call ({@code costArgument < 0})
+ * @param costArgument the argument the cost is read from, or -1
+ */
+record PolicyDraft(List<Limit> limits, List<Override> overrides, Condition match, List<Condition> unless, long cost,
+        int costArgument) {
+
+    /** One limit; {@code at} is where a store's refusal points. */
+    record Limit(LimitConfig config, YamlNode at) {
+
+        /** The live-state slot of this limit in tier {@code tier}: kept across reloads while it has this window. */
+        String slot(String tier) {
+            return tier + "/" + config.windowMillis() + "ms";
+        }
+    }
+
+    /** One override: by {@code keys} or by {@code when}; no limits means unlimited. */
+    record Override(String name, List<Limit> limits, Set<String> keys, Condition when) {
+    }
+}
