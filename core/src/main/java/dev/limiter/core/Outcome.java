@@ -46,7 +46,7 @@ public final class Outcome {
         out[RESET_EPOCH_SECONDS] = ceilSeconds(resetEpochMillis);
         out[RETRY_AFTER_MILLIS] = 0;
         out[LIMIT] = limit;
-        out[STAMP] = 0;
+        clearStamp(out);
         return true;
     }
 
@@ -59,8 +59,25 @@ public final class Outcome {
         out[RESET_EPOCH_SECONDS] = ceilSeconds(resetEpochMillis);
         out[RETRY_AFTER_MILLIS] = retryAfterMillis < 1 ? 1 : retryAfterMillis;
         out[LIMIT] = limit;
-        out[STAMP] = 0;
+        clearStamp(out);
         return false;
+    }
+
+    /**
+     * Records where an admitted check counted its permits ({@link #STAMP}), for a refund. Arrays sized before the
+     * stamp existed (4 slots) simply do not get it: their callers never refund.
+     */
+    public static void stamp(long[] out, long stamp) {
+        if (out.length > STAMP) {
+            out[STAMP] = stamp;
+        }
+    }
+
+    /** No position to refund to; arrays sized before the stamp existed (4 slots) have none to clear. */
+    private static void clearStamp(long[] out) {
+        if (out.length > STAMP) {
+            out[STAMP] = 0;
+        }
     }
 
     /** Epoch millis to epoch seconds, rounded up (a reset is never announced early). */

@@ -5,8 +5,6 @@ import dev.limiter.rules.key.KeySpec;
 import dev.limiter.rules.match.NameGlob;
 import dev.limiter.rules.match.PathPattern;
 import dev.limiter.rules.match.PathTrie;
-import dev.limiter.rules.policy.Policy;
-import dev.limiter.rules.policy.Tier;
 import dev.limiter.rules.response.HeaderText;
 import java.util.List;
 

@@ -2,6 +2,9 @@ package dev.limiter.agent.decision;
 
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
+import dev.limiter.rules.condition.RequestFacts;
+import dev.limiter.rules.Tier;
+import dev.limiter.rules.response.HeaderText;
 
 /**
  * What {@link Decider} needs of one entry point's call, and what it leaves there: the key of each matched rule,
@@ -11,7 +14,8 @@ import dev.limiter.rules.Rule;
  * <p>Each adapter (servlet request, woven method) keeps one subclass instance per thread and reuses it, so a
  * decision allocates nothing: {@link #key} reads what the adapter set on the instance before the decision.
  */
-public abstract class Call {
+public abstract class Call implements RequestFacts {
+
 
     /** The outcome of the last check: on a rejection, the rejecting rule's ({@link dev.limiter.core.Outcome}). */
     public final long[] out = Outcome.newArray();
@@ -21,6 +25,32 @@ public abstract class Call {
     public Rule bindingRule;
     /** Permits to give back when the call ends. */
     public final HeldPermits permits = new HeldPermits();
+    /** The header values of the binding limit of {@link #bindingRule}. */
+    public HeaderText bindingText;
+    /** The header values of the limit that rejected the call (valid when the decision rejected it). */
+    public HeaderText rejectText;
+    /** A limit's outcome while several are decided ({@link dev.limiter.core.store.AllOf}). */
+    final long[] scratch = Outcome.newArray();
+    /** Where each of several limits counted its permits, for refunds. */
+    final long[] stamps = new long[Tier.MAX_LIMITS];
+
+    /** The request's header {@code name} for a condition; none by default (a call without a request). */
+    @Override
+    public String header(String name) throws Throwable {
+        return null;
+    }
+
+    /** The client's address for a condition; unknown by default (a call without a request). */
+    @Override
+    public String clientAddress() throws Throwable {
+        return null;
+    }
+
+    /** Whether the user has {@code role}, for a condition; no by default (a call without a request). */
+    @Override
+    public boolean isUserInRole(String role) throws Throwable {
+        return false;
+    }
 
     /**
      * The key of {@code rule}, the {@code index}-th of the decision, for this call; null if it cannot be had here

@@ -3,10 +3,13 @@ package dev.limiter.agent.decision;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.Outcome;
+import dev.limiter.core.store.AllOf;
 import dev.limiter.rules.Mode;
 import dev.limiter.rules.OnError;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.key.KeyBound;
+import dev.limiter.rules.Policy;
+import dev.limiter.rules.Tier;
 
 /**
  * The one decision loop every entry point runs: for each rule that applies to a call, take a permit for the
@@ -47,12 +50,21 @@ public final class Decider {
         call.bindingRule = null;
         for (int i = 0; i < count; i++) {
             Rule rule = rules[i];
+            Policy policy = rule.policy();
             boolean enforce = rule.mode() == Mode.ENFORCE;
-            KeyedLimiter limiter;
+            Tier tier;
             String key;
-            boolean admitted;
+            int answer;
             try {
-                limiter = rule.limiter();
+                if (policy.conditional()) {
+                    if (!policy.applies(call)) {
+                        continue; // the rule's request condition rules the call out: not counted at all
+                    }
+                    if (policy.exempts(call)) {
+                        rule.stats().exempt().increment();
+                        continue;
+                    }
+                }
                 key = call.key(rule, i);
                 if (key == null) {
                     rule.stats().errors().increment();
@@ -63,7 +75,12 @@ public final class Decider {
                     continue;
                 }
                 key = KeyBound.bound(key);
-                admitted = limiter.tryAcquire(key, out);
+                tier = policy.hasOverrides() ? policy.tier(key, call) : policy.main();
+                if (tier.unlimited()) {
+                    Verdict.count(rule, tier, enforce, true, key);
+                    continue;
+                }
+                answer = take(tier.limiters(), key, policy.cost(), call);
             } catch (Throwable t) {
                 rule.stats().errors().increment();
                 if (rule.onError() == OnError.REJECT && enforce) {
@@ -73,27 +90,45 @@ public final class Decider {
                 log.warn(failure(rule, call, "allowed (on-error: allow)"), t);
                 continue;
             }
-            int verdict = Verdict.count(rule, enforce, admitted, key);
+            boolean admitted = AllOf.admitted(answer);
+            int verdict = Verdict.count(rule, tier, enforce, admitted, key);
             if (verdict == Verdict.REJECTED) {
                 call.permits.releaseTo(base);
+                call.rejectText = tier.text(AllOf.index(answer));
                 return rule;
             }
             if (verdict == Verdict.ADMITTED) {
-                if (limiter.strategy().releasesOnExit()) {
-                    call.permits.hold(limiter, key);
+                if (tier.releasesOnExit()) {
+                    call.permits.hold(tier.limiters()[0], key);
                 }
                 if (enforce && (call.bindingRule == null || out[Outcome.REMAINING] < call.binding[Outcome.REMAINING])) {
                     System.arraycopy(out, 0, call.binding, 0, Outcome.SIZE);
                     call.bindingRule = rule;
+                    call.bindingText = tier.text(answer);
                 }
             }
         }
         return null;
     }
 
+    /**
+     * Takes {@code cost} for {@code key} from every limit of a tier: one limiter directly (the usual rule), several
+     * as one decision ({@link AllOf}). Returns {@link AllOf}'s answer: the binding limit's index, or its complement
+     * on a rejection (a dry-run rejection takes nothing either).
+     */
+    private static int take(KeyedLimiter[] limiters, String key, long cost, Call call) {
+        if (limiters.length == 1) {
+            boolean admitted = cost == 1 ? limiters[0].tryAcquire(key, call.out)
+                    : limiters[0].tryAcquire(key, cost, call.out);
+            return admitted ? 0 : ~0;
+        }
+        return AllOf.tryAcquire(limiters, key, cost, call.out, call.scratch, call.stamps);
+    }
+
     /** Rejects because {@code rule} failed and its {@code on-error} is {@code reject}. */
     private static Rule failed(Rule rule, Call call, int base) {
         call.permits.releaseTo(base);
+        call.rejectText = rule.headerText();
         Outcome.reject(call.out, 0, System.currentTimeMillis() + FAILED_RETRY_MILLIS, FAILED_RETRY_MILLIS, 0);
         return rule;
     }

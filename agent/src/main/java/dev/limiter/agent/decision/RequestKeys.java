@@ -15,4 +15,13 @@ public interface RequestKeys {
      * can read. A missing header, parameter or user is the empty key, as for HTTP rules.
      */
     String key(Rule rule, RuleSet rules, Object request) throws Throwable;
+
+    /** The first value of header {@code name} of {@code request}, or null (for a rule's conditions). */
+    String header(Object request, String name) throws Throwable;
+
+    /** The client's address of {@code request} after the trusted-proxy rules, or null. */
+    String clientAddress(RuleSet rules, Object request) throws Throwable;
+
+    /** True if the user of {@code request} has {@code role}. */
+    boolean isUserInRole(Object request, String role) throws Throwable;
 }

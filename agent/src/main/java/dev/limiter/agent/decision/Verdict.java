@@ -1,6 +1,8 @@
 package dev.limiter.agent.decision;
 
 import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleStats;
+import dev.limiter.rules.Tier;
 
 /**
  * What one rule's answer means for one call, counted in the rule's statistics the same way for every entry
@@ -16,18 +18,32 @@ final class Verdict {
     private Verdict() {
     }
 
-    /** Counts {@code admitted} for {@code rule} (in {@code enforce} or dry-run mode) and returns the verdict. */
-    static int count(Rule rule, boolean enforce, boolean admitted, String key) {
+    /**
+     * Counts {@code admitted} for {@code rule} (in {@code enforce} or dry-run mode) and, when the call got an
+     * override's {@code tier}, for that override too; returns the verdict.
+     */
+    static int count(Rule rule, Tier tier, boolean enforce, boolean admitted, String key) {
+        RuleStats stats = rule.stats();
+        RuleStats own = tier.stats() == stats ? null : tier.stats();
         if (admitted) {
-            rule.stats().allowed().increment();
+            stats.allowed().increment();
+            if (own != null) {
+                own.allowed().increment();
+            }
             return ADMITTED;
         }
         if (enforce) {
-            rule.stats().rejected().increment();
+            stats.rejected().increment();
+            if (own != null) {
+                own.rejected().increment();
+            }
         } else {
-            rule.stats().wouldReject().increment();
+            stats.wouldReject().increment();
+            if (own != null) {
+                own.wouldReject().increment();
+            }
         }
-        RejectedKeyFeed.record(rule.stats(), key);
+        RejectedKeyFeed.record(stats, key);
         return enforce ? REJECTED : WOULD_REJECT;
     }
 }

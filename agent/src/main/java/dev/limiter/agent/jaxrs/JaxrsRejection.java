@@ -2,6 +2,7 @@ package dev.limiter.agent.jaxrs;
 
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
+import dev.limiter.rules.response.HeaderText;
 import dev.limiter.rules.response.ResponseSpec;
 import java.lang.ref.WeakReference;
 
@@ -29,7 +30,7 @@ public final class JaxrsRejection {
     }
 
     /**
-     * Builds the rejection for {@code rule} with the outcome {@code out} (see {@link Outcome}).
+     * Builds the rejection for {@code rule} with the outcome {@code out} (see {@link Outcome}) of its first limit.
      *
      * @param loader the class loader of the woven resource class (its JAX-RS API is used)
      * @param ns     the API generation the resource class was woven for
@@ -39,6 +40,15 @@ public final class JaxrsRejection {
      *     runtime exceptions of the JAX-RS implementation pass through (the caller counts them as errors)
      */
     public static Throwable create(ClassLoader loader, JaxrsNamespace ns, ResponseSpec spec, Rule rule, long[] out) {
+        return create(loader, ns, spec, rule, rule.headerText(), out);
+    }
+
+    /**
+     * {@link #create(ClassLoader, JaxrsNamespace, ResponseSpec, Rule, long[])} for the limit whose header values are
+     * {@code text} (the binding one of a rule with several).
+     */
+    public static Throwable create(ClassLoader loader, JaxrsNamespace ns, ResponseSpec spec, Rule rule,
+            HeaderText text, long[] out) {
         JaxrsApi api = JaxrsApi.of(loader, ns);
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
@@ -49,7 +59,7 @@ public final class JaxrsRejection {
         }
         try {
             Object builder = api.responseBuilder(spec.status());
-            spec.headers(rule.headerText(), out, true, System.currentTimeMillis(),
+            spec.headers(text, out, true, System.currentTimeMillis(),
                     (name, value) -> header(api, builder, name, value));
             String body = spec.body() == null ? ""
                     : spec.renderBody(rule.id(), Outcome.retryAfterSeconds(out));

@@ -1,9 +1,17 @@
 package dev.limiter.agent.jmx;
 
+import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Mode;
 import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleStats;
+import dev.limiter.rules.condition.Condition;
+import dev.limiter.rules.Policy;
+import dev.limiter.rules.PolicyOverride;
+import dev.limiter.rules.Tier;
 import dev.limiter.rules.reload.RuleSetHolder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -138,10 +146,55 @@ final class RuleControl implements RuleMXBean {
     }
 
     @Override
+    public long getExempt() {
+        return rule().stats().exempt().sum();
+    }
+
+    @Override
+    public String getLimits() {
+        return rule().policy().main().describe();
+    }
+
+    @Override
+    public String[] getOverrides() {
+        PolicyOverride[] overrides = rule().policy().overrides();
+        String[] lines = new String[overrides.length];
+        for (int i = 0; i < overrides.length; i++) {
+            Tier tier = overrides[i].tier();
+            RuleStats stats = tier.stats();
+            lines[i] = tier.name() + ": " + overrides[i].describeMatch() + " -> " + tier.describe() + " (allowed "
+                    + stats.allowed().sum() + ", rejected " + stats.rejected().sum() + ", would-reject "
+                    + stats.wouldReject().sum() + ")";
+        }
+        return lines;
+    }
+
+    @Override
+    public String getConditions() {
+        Policy policy = rule().policy();
+        List<String> parts = new ArrayList<>();
+        if (policy.match() != null) {
+            parts.add("when " + policy.match());
+        }
+        for (Condition condition : policy.unless()) {
+            parts.add("unless " + condition);
+        }
+        parts.add("cost " + policy.cost());
+        return String.join("; ", parts);
+    }
+
+    @Override
     public void reset() {
         Rule rule = rule();
-        rule.limiter().reset();
+        for (KeyedLimiter limiter : allLimiters(rule)) {
+            limiter.reset();
+        }
         rule.stats().reset();
+        for (PolicyOverride override : rule.policy().overrides()) {
+            if (override.tier().stats() != rule.stats()) {
+                override.tier().stats().reset();
+            }
+        }
         TopKeys top = TopKeys.of(rule.stats());
         if (top != null) {
             top.clear();
@@ -150,11 +203,40 @@ final class RuleControl implements RuleMXBean {
 
     @Override
     public void resetKey(String key) {
-        rule().limiter().resetKey(key == null ? "" : key);
+        for (KeyedLimiter limiter : allLimiters(rule())) {
+            limiter.resetKey(key == null ? "" : key);
+        }
     }
 
+    /**
+     * The least any limit of the key's tier has left (its override by key, else the rule's own limits);
+     * overrides by request condition cannot be told from a key alone. {@code Long.MAX_VALUE} for an unlimited
+     * key.
+     */
     @Override
     public long remaining(String key) {
-        return rule().limiter().remaining(key == null ? "" : key, Outcome.newArray());
+        String k = key == null ? "" : key;
+        Tier tier = rule().policy().main();
+        for (PolicyOverride override : rule().policy().overrides()) {
+            if (override.when() == null && override.keys().contains(k)) {
+                tier = override.tier();
+                break;
+            }
+        }
+        long least = Long.MAX_VALUE;
+        long[] out = Outcome.newArray();
+        for (KeyedLimiter limiter : tier.limiters()) {
+            least = Math.min(least, limiter.remaining(k, out));
+        }
+        return least;
+    }
+
+    /** Every limiter of the rule: its own limits' and its overrides'. */
+    private static List<KeyedLimiter> allLimiters(Rule rule) {
+        List<KeyedLimiter> limiters = new ArrayList<>(List.of(rule.policy().main().limiters()));
+        for (PolicyOverride override : rule.policy().overrides()) {
+            limiters.addAll(List.of(override.tier().limiters()));
+        }
+        return limiters;
     }
 }

@@ -79,6 +79,21 @@ public interface RuleMXBean {
     /** Rejections not added to {@link #getTopRejectedKeys()} because another thread was recording one. */
     long getTopRejectedKeysDropped();
 
+    /** Requests an {@code unless} entry exempted (matched, counted against no limit). */
+    long getExempt();
+
+    /** The rule's own limits, shortest window first, e.g. {@code 10/1s, 1000/1h}. */
+    String getLimits();
+
+    /**
+     * The overrides in file order, each with what it applies to, its limits and its own counts, e.g.
+     * {@code gold: keys [k-gold-1] -> 100/1s, 50000/1h (allowed 12, rejected 0, would-reject 0)}.
+     */
+    String[] getOverrides();
+
+    /** The rule's request condition, exemptions and cost, e.g. {@code unless ips [10.0.0.0/8]; cost 1}. */
+    String getConditions();
+
     /** Zeroes the counters, forgets every key's state (all start with a full budget) and the top keys. */
     void reset();
 

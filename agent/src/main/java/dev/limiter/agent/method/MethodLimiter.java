@@ -9,6 +9,7 @@ import dev.limiter.bootstrap.MethodDelegate;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.reload.RuleSetHolder;
+import dev.limiter.rules.response.HeaderText;
 
 /**
  * The woven-method adapter of the decision: run the {@link Decider} over the rules of the site, and either let
@@ -65,7 +66,7 @@ public final class MethodLimiter implements MethodDelegate {
             scratch.end();
         }
         if (rejecting != null) {
-            return rejection(site, rules, rejecting, scratch.out);
+            return rejection(site, rules, rejecting, scratch.out, scratch.rejectText);
         }
         return scratch.permits.height() > base ? scratch.mark(base) : null;
     }
@@ -75,10 +76,11 @@ public final class MethodLimiter implements MethodDelegate {
      * the rules' {@code response:} section, for plain methods the rule's exception. If the JAX-RS response cannot
      * be built, the call is still rejected, with {@code RateLimitExceededException} (logged, throttled).
      */
-    private Throwable rejection(WovenSite site, SiteRules rules, Rule rule, long[] out) {
+    private Throwable rejection(WovenSite site, SiteRules rules, Rule rule, long[] out, HeaderText text) {
         if (site.kind.jaxrs()) {
             try {
-                return JaxrsRejection.create(site.loader(), site.kind.namespace(), rules.set.response(), rule, out);
+                return JaxrsRejection.create(site.loader(), site.kind.namespace(), rules.set.response(), rule, text,
+                        out);
             } catch (Throwable t) {
                 log.warn("limiter: could not build the JAX-RS rejection of rule " + rule.id() + " at "
                         + site.describe() + "; throwing " + Rule.DEFAULT_THROW + " instead", t);

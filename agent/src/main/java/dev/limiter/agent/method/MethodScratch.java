@@ -70,6 +70,25 @@ final class MethodScratch extends Call {
         }
     }
 
+    /** Conditions read the HTTP request this call runs in (a JAX-RS resource method's, say), if there is one. */
+    @Override
+    public String header(String name) throws Throwable {
+        Object request = LimiterBridge.currentRequest();
+        return request == null ? null : requestKeys.header(request, name);
+    }
+
+    @Override
+    public String clientAddress() throws Throwable {
+        Object request = LimiterBridge.currentRequest();
+        return request == null ? null : requestKeys.clientAddress(rules.set, request);
+    }
+
+    @Override
+    public boolean isUserInRole(String role) throws Throwable {
+        Object request = LimiterBridge.currentRequest();
+        return request != null && requestKeys.isUserInRole(request, role);
+    }
+
     @Override
     protected String missingKey(Rule rule, int index) {
         return rules.missingKey[index];

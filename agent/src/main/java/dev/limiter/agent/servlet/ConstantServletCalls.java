@@ -33,6 +33,7 @@ final class ConstantServletCalls implements ServletCalls {
     private static final MethodHandle GET_PARAMETER = H[ServletMethod.GET_PARAMETER.ordinal()];
     private static final MethodHandle GET_REMOTE_ADDR = H[ServletMethod.GET_REMOTE_ADDR.ordinal()];
     private static final MethodHandle GET_USER_PRINCIPAL = H[ServletMethod.GET_USER_PRINCIPAL.ordinal()];
+    private static final MethodHandle IS_USER_IN_ROLE = H[ServletMethod.IS_USER_IN_ROLE.ordinal()];
     private static final MethodHandle GET_ATTRIBUTE = H[ServletMethod.GET_ATTRIBUTE.ordinal()];
     private static final MethodHandle SET_ATTRIBUTE = H[ServletMethod.SET_ATTRIBUTE.ordinal()];
     private static final MethodHandle GET_DISPATCHER_TYPE = H[ServletMethod.GET_DISPATCHER_TYPE.ordinal()];
@@ -91,6 +92,11 @@ final class ConstantServletCalls implements ServletCalls {
     @Override
     public Principal getUserPrincipal(Object request) throws Throwable {
         return (Principal) GET_USER_PRINCIPAL.invokeExact(request);
+    }
+
+    @Override
+    public boolean isUserInRole(Object request, String role) throws Throwable {
+        return (boolean) IS_USER_IN_ROLE.invokeExact(request, role);
     }
 
     @Override

@@ -50,17 +50,21 @@ final class KeyExtractor {
         }
     }
 
+    /** The client's key: its address, an IPv6 client by its network ({@link ClientIpResolver#key}). */
+    private static String clientIp(ClientIpResolver resolver, ServletApi api, Object request) throws Throwable {
+        return resolver.key(clientAddress(resolver, api, request));
+    }
+
     /**
      * The peer address, unless the peer is a trusted proxy: only then are the forwarding headers read, every
-     * line of them (a proxy may add its own line after the client's), so a client cannot choose its key. An
-     * IPv6 client is then keyed by its network ({@link ClientIpResolver#key}).
+     * line of them (a proxy may add its own line after the client's), so a client cannot choose its address.
      */
-    private static String clientIp(ClientIpResolver resolver, ServletApi api, Object request) throws Throwable {
+    static String clientAddress(ClientIpResolver resolver, ServletApi api, Object request) throws Throwable {
         String peer = api.remoteAddr(request);
         if (peer == null || !resolver.isTrusted(peer)) {
-            return resolver.key(peer);
+            return peer;
         }
-        return resolver.key(resolver.resolve(peer, api.headerLines(request, "X-Forwarded-For"),
-                api.headerLines(request, "Forwarded")));
+        return resolver.resolve(peer, api.headerLines(request, "X-Forwarded-For"),
+                api.headerLines(request, "Forwarded"));
     }
 }

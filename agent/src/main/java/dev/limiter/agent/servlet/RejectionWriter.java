@@ -4,6 +4,7 @@ import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.response.HeaderStyle;
+import dev.limiter.rules.response.HeaderText;
 import dev.limiter.rules.response.ResponseSpec;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -20,14 +21,14 @@ import java.nio.charset.StandardCharsets;
  */
 final class RejectionWriter {
 
-    void reject(ServletApi api, Object response, ResponseSpec spec, Rule rule, long[] out, HeaderWriter sink,
-            ThrottledLog log) {
+    void reject(ServletApi api, Object response, ResponseSpec spec, Rule rule, HeaderText text, long[] out,
+            HeaderWriter sink, ThrottledLog log) {
         try {
             if (api.committed(response)) {
                 return;
             }
             api.status(response, spec.status());
-            spec.headers(rule.headerText(), out, true, System.currentTimeMillis(), sink.aim(api, response));
+            spec.headers(text, out, true, System.currentTimeMillis(), sink.aim(api, response));
             Throwable failure = sink.finish();
             if (failure != null) {
                 throw failure;
@@ -46,8 +47,8 @@ final class RejectionWriter {
         }
     }
 
-    void headers(ServletApi api, Object response, ResponseSpec spec, Rule rule, long[] out, HeaderWriter sink,
-            ThrottledLog log) {
+    void headers(ServletApi api, Object response, ResponseSpec spec, Rule rule, HeaderText text, long[] out,
+            HeaderWriter sink, ThrottledLog log) {
         if (spec.headerStyle() == HeaderStyle.NONE) {
             return;
         }
@@ -55,7 +56,7 @@ final class RejectionWriter {
             if (!api.committed(response)) {
                 // the limiter's own clock: it set the reset time in out
                 long now = rule.limiter().config().clock().millis();
-                spec.headers(rule.headerText(), out, false, now, sink.aim(api, response));
+                spec.headers(text, out, false, now, sink.aim(api, response));
                 Throwable failure = sink.finish();
                 if (failure != null) {
                     throw failure;

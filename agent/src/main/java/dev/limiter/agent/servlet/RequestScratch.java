@@ -83,6 +83,21 @@ final class RequestScratch extends Call {
     }
 
     @Override
+    public String header(String name) throws Throwable {
+        return api.header(request, name);
+    }
+
+    @Override
+    public String clientAddress() throws Throwable {
+        return KeyExtractor.clientAddress(rules.clientIp(), api, request);
+    }
+
+    @Override
+    public boolean isUserInRole(String role) throws Throwable {
+        return api.isUserInRole(request, role);
+    }
+
+    @Override
     protected String missingKey(Rule rule, int index) {
         return "limiter: rule " + rule.id() + " has no key for this request";
     }

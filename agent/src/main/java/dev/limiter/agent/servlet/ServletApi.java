@@ -207,6 +207,11 @@ final class ServletApi {
         return calls.getRemoteAddr(request);
     }
 
+    /** True if the authenticated user has {@code role}. */
+    boolean isUserInRole(Object request, String role) throws Throwable {
+        return calls.isUserInRole(request, role);
+    }
+
     /** The authenticated user's name, or null. */
     String principal(Object request) throws Throwable {
         Principal principal = calls.getUserPrincipal(request);

@@ -29,6 +29,8 @@ interface ServletCalls {
 
     Principal getUserPrincipal(Object request) throws Throwable;
 
+    boolean isUserInRole(Object request, String role) throws Throwable;
+
     Object getAttribute(Object request, String name) throws Throwable;
 
     void setAttribute(Object request, String name, Object value) throws Throwable;

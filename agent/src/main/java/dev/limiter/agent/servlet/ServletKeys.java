@@ -27,4 +27,22 @@ public final class ServletKeys implements RequestKeys {
         String path = rule.key().kind() == KeySpec.Kind.PATH ? api.path(request) : null;
         return KeyExtractor.key(rule, rules, api, request, path);
     }
+
+    @Override
+    public String header(Object request, String name) throws Throwable {
+        ServletApi api = ServletApi.of(request);
+        return api.supported ? api.header(request, name) : null;
+    }
+
+    @Override
+    public String clientAddress(RuleSet rules, Object request) throws Throwable {
+        ServletApi api = ServletApi.of(request);
+        return api.supported ? KeyExtractor.clientAddress(rules.clientIp(), api, request) : null;
+    }
+
+    @Override
+    public boolean isUserInRole(Object request, String role) throws Throwable {
+        ServletApi api = ServletApi.of(request);
+        return api.supported && api.isUserInRole(request, role);
+    }
 }

@@ -81,12 +81,13 @@ public final class ServletLimiter implements BridgeDelegate {
         scratch.begin(rules, api, request, path);
         Rule rejecting = decider.decide(scratch.matched, count, scratch);
         if (rejecting != null) {
-            writer.reject(api, response, rules.response(), rejecting, scratch.out, scratch.headers, log);
+            writer.reject(api, response, rules.response(), rejecting, scratch.rejectText, scratch.out, scratch.headers,
+                    log);
             return true;
         }
         if (scratch.bindingRule != null) {
-            writer.headers(api, response, rules.response(), scratch.bindingRule, scratch.binding, scratch.headers,
-                    log);
+            writer.headers(api, response, rules.response(), scratch.bindingRule, scratch.bindingText, scratch.binding,
+                    scratch.headers, log);
         }
         return false;
     }

@@ -31,6 +31,7 @@ enum ServletMethod {
     GET_PARAMETER(Since.SERVLET_2_5, Request.class, "getParameter", String.class, String.class),
     GET_REMOTE_ADDR(Since.SERVLET_2_5, Request.class, "getRemoteAddr", String.class),
     GET_USER_PRINCIPAL(Since.SERVLET_2_5, Request.class, "getUserPrincipal", Principal.class),
+    IS_USER_IN_ROLE(Since.SERVLET_2_5, Request.class, "isUserInRole", boolean.class, String.class),
     GET_ATTRIBUTE(Since.SERVLET_2_5, Request.class, "getAttribute", Object.class, String.class),
     SET_ATTRIBUTE(Since.SERVLET_2_5, Request.class, "setAttribute", void.class, String.class, Object.class),
     GET_DISPATCHER_TYPE(Since.SERVLET_3_0, Request.class, "getDispatcherType", DispatcherType.class),

@@ -112,6 +112,11 @@ public final class ServletWarmUp {
         }
 
         @Override
+        public boolean isUserInRole(String role) {
+            return false;
+        }
+
+        @Override
         public Object getAttribute(String name) {
             return null;
         }

@@ -145,7 +145,7 @@ public final class FixedWindowStrategy implements RateLimitStrategy {
                     bucket.setSlot1(window); // rolled (or first use): refresh the hint, once per window
                 }
                 Outcome.allow(out, limit - count - permits, windowEnd, limit);
-                out[Outcome.STAMP] = window;
+                Outcome.stamp(out, window);
                 return true;
             }
         }

@@ -149,7 +149,7 @@ public final class SlidingWindowStrategy implements RateLimitStrategy {
                     long remaining = limit - current - permits
                             - (weighted == 0 ? 0 : ceilDiv(weighted, windowMillis));
                     Outcome.allow(out, remaining, start + 2 * windowMillis, limit);
-                    out[Outcome.STAMP] = window;
+                    Outcome.stamp(out, window);
                     return true;
                 }
             } else {

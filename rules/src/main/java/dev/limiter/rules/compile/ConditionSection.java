@@ -1,8 +1,8 @@
 package dev.limiter.rules.compile;
 
 import dev.limiter.rules.key.IpRanges;
-import dev.limiter.rules.policy.Condition;
-import dev.limiter.rules.policy.ValueGlob;
+import dev.limiter.rules.condition.Condition;
+import dev.limiter.rules.condition.ValueGlob;
 import dev.limiter.rules.yaml.Fields;
 import dev.limiter.rules.yaml.Problems;
 import dev.limiter.rules.yaml.YamlNode;

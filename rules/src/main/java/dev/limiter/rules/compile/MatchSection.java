@@ -4,7 +4,7 @@ import dev.limiter.rules.Rule;
 import dev.limiter.rules.match.HttpMethods;
 import dev.limiter.rules.match.NameGlob;
 import dev.limiter.rules.match.PathPattern;
-import dev.limiter.rules.policy.Condition;
+import dev.limiter.rules.condition.Condition;
 import dev.limiter.rules.text.Suggestions;
 import dev.limiter.rules.yaml.Fields;
 import dev.limiter.rules.yaml.Problems;

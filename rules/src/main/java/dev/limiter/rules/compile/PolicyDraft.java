@@ -1,7 +1,7 @@
 package dev.limiter.rules.compile;
 
 import dev.limiter.core.LimitConfig;
-import dev.limiter.rules.policy.Condition;
+import dev.limiter.rules.condition.Condition;
 import dev.limiter.rules.yaml.YamlNode;
 import java.util.List;
 import java.util.Set;

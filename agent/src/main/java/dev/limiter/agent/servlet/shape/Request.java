@@ -22,6 +22,8 @@ public interface Request {
 
     Principal getUserPrincipal();
 
+    boolean isUserInRole(String role);
+
     Object getAttribute(String name);
 
     void setAttribute(String name, Object value);

@@ -1,4 +1,4 @@
-package dev.limiter.rules.policy;
+package dev.limiter.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,9 +6,9 @@ import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.core.store.AllOf;
-import dev.limiter.rules.Rule;
-import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.compile.RuleSetLoader;
+import dev.limiter.rules.condition.RequestFacts;
+import dev.limiter.rules.condition.ValueGlob;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.limiter.rules.policy;
+package dev.limiter.rules.condition;
 
 /**
  * What a rule's conditions may ask of the request a call belongs to. Each entry point answers from its own

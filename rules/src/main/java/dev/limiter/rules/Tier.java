@@ -1,8 +1,7 @@
-package dev.limiter.rules.policy;
+package dev.limiter.rules;
 
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
-import dev.limiter.rules.RuleStats;
 import dev.limiter.rules.response.HeaderText;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +16,9 @@ import java.util.List;
  * header lists every item of the tier.
  */
 public final class Tier {
+
+    /** Most limits a tier may have: each is a CAS per call. */
+    public static final int MAX_LIMITS = 8;
 
     private final String name;
     private final KeyedLimiter[] limiters;

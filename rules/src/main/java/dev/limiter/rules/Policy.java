@@ -1,4 +1,7 @@
-package dev.limiter.rules.policy;
+package dev.limiter.rules;
+
+import dev.limiter.rules.condition.Condition;
+import dev.limiter.rules.condition.RequestFacts;
 
 /**
  * What a rule asks of a call it matched, beyond its path or names: the request {@link Condition} it applies

@@ -1,4 +1,4 @@
-package dev.limiter.rules.policy;
+package dev.limiter.rules.condition;
 
 /**
  * A header value pattern of a condition: {@code *} stands for any run of characters, everything else is literal

@@ -1,5 +1,7 @@
-package dev.limiter.rules.policy;
+package dev.limiter.rules;
 
+import dev.limiter.rules.condition.Condition;
+import dev.limiter.rules.condition.RequestFacts;
 import java.util.Set;
 
 /**

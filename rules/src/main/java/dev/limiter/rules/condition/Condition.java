@@ -1,4 +1,4 @@
-package dev.limiter.rules.policy;
+package dev.limiter.rules.condition;
 
 import dev.limiter.rules.key.IpRanges;
 import java.util.ArrayList;
