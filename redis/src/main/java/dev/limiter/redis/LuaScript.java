@@ -21,6 +21,7 @@ final class LuaScript {
     static final LuaScript SLIDING_WINDOW = load("sliding-window.lua");
     static final LuaScript GCRA = load("gcra.lua");
     static final LuaScript CONCURRENCY = load("concurrency.lua");
+    static final LuaScript ALL_OF = load("all-of.lua");
 
     private final String name;
     private final byte[] source;

@@ -1,12 +1,15 @@
 package dev.limiter.redis;
 
+import dev.limiter.core.JointLimiter;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.OnFull;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.RateLimitStrategy;
+import dev.limiter.core.store.AllOf;
 import dev.limiter.core.store.LocalKeyedLimiter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,13 +36,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * fallback if the check fell back). A release that cannot reach Redis is retried by the store's thread; if it
  * never can, the lease frees the permit.
  */
-final class RedisKeyedLimiter implements KeyedLimiter {
+final class RedisKeyedLimiter implements JointLimiter {
 
     private static final byte[] TAKE = bytes(0);
     private static final byte[] PEEK = bytes(1);
     private static final byte[] RELEASE = bytes(2);
     private static final byte[] RENEW = bytes(3);
     private static final byte[] ONE = bytes(1);
+    private static final byte[] ZERO = bytes(0);
+    private static final byte[] KIND_FIXED = "f".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KIND_SLIDING = "s".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KIND_BUCKET = "g".getBytes(StandardCharsets.US_ASCII);
 
     /** Largest exact integer of a Lua number (a double): the GCRA script's values must stay below it. */
     static final long LUA_EXACT = 1L << 53;
@@ -53,6 +60,7 @@ final class RedisKeyedLimiter implements KeyedLimiter {
     private final LuaScript script;
     private final boolean releases;
     private final String keyHead;
+    private final String keyTail;
     private final OnFailure onFailure;
     private final LocalKeyedLimiter local;
     private final Map<String, AtomicInteger> held = new ConcurrentHashMap<>();
@@ -65,7 +73,7 @@ final class RedisKeyedLimiter implements KeyedLimiter {
 
     /** One config's limits with its script arguments, encoded once. */
     private record Args(LimitConfig config, List<byte[]> take, List<byte[]> peek, List<byte[]> release,
-            List<byte[]> renew, List<byte[]> takeBatch) {
+            List<byte[]> renew, List<byte[]> takeBatch, List<byte[]> joint) {
     }
 
     RedisKeyedLimiter(RedisStore store, String ruleId, RateLimitStrategy strategy, LimitConfig config,
@@ -75,7 +83,12 @@ final class RedisKeyedLimiter implements KeyedLimiter {
         this.strategy = strategy;
         this.script = scriptFor(strategy);
         this.releases = strategy.releasesOnExit();
-        this.keyHead = store.settings().keyPrefix() + "{" + ruleId + ":";
+        // "rule/slot" (one of several limits of a rule): the slot goes after the hash tag, so every limit of a key
+        // lives in one Redis Cluster slot and one script can decide them together
+        int slash = ruleId.indexOf('/');
+        String tagged = slash < 0 ? ruleId : ruleId.substring(0, slash);
+        this.keyHead = store.settings().keyPrefix() + "{" + tagged + ":";
+        this.keyTail = slash < 0 ? "}" : "}" + ruleId.substring(slash);
         this.onFailure = store.settings().onFailure();
         this.local = LocalKeyedLimiter.create(strategy, config, maxKeys); // validates maxKeys and config
         this.maxKeys = maxKeys;
@@ -99,6 +112,79 @@ final class RedisKeyedLimiter implements KeyedLimiter {
             held.compute(key, RedisKeyedLimiter::increment);
         }
         return allowed;
+    }
+
+    /**
+     * A call's cost: {@code permits} at once or none, in one script run (the all-limits script with this limit
+     * alone). Not batched.
+     */
+    @Override
+    public boolean tryAcquire(String key, long permits, long[] out) {
+        if (permits == 1) {
+            return tryAcquire(key, out);
+        }
+        return AllOf.admitted(tryAcquireAll(new KeyedLimiter[] {this}, key, permits, out));
+    }
+
+    /**
+     * Every limit of a rule for one key in one round trip ({@code all-of.lua}): the script decides each and
+     * writes only if all admit, so nothing is refunded and no other JVM ever sees a permit that is given back.
+     * Batching does not apply here. When Redis fails, the first limit's {@code on-failure} decides for all:
+     * {@code local} runs the same decision on this JVM's fallback limiters.
+     */
+    @Override
+    public int tryAcquireAll(KeyedLimiter[] limiters, String key, long permits, long[] out) {
+        if (script == LuaScript.CONCURRENCY) {
+            return NOT_JOINED;
+        }
+        List<byte[]> keys = new ArrayList<>(limiters.length);
+        List<byte[]> argv = new ArrayList<>(3 + 3 * limiters.length);
+        argv.add(script == LuaScript.GCRA ? KIND_BUCKET : script == LuaScript.SLIDING_WINDOW ? KIND_SLIDING
+                : KIND_FIXED);
+        argv.add(bytes(permits));
+        argv.add(TAKE);
+        LimitConfig[] configs = new LimitConfig[limiters.length];
+        for (int i = 0; i < limiters.length; i++) {
+            if (!(limiters[i] instanceof RedisKeyedLimiter other) || other.store != store || other.script != script) {
+                return NOT_JOINED;
+            }
+            Args a = other.args;
+            configs[i] = a.config;
+            keys.add(other.redisKey(key));
+            argv.addAll(a.joint);
+        }
+        Object reply = store.eval(LuaScript.ALL_OF, keys, argv);
+        if (reply == null) {
+            return fallbackAll(limiters, key, permits, out);
+        }
+        List<?> r = (List<?>) reply;
+        int binding = (int) ((Long) r.get(1) - 1);
+        long limit = configs[binding].limit();
+        if ((Long) r.get(0) == 1) {
+            Outcome.allow(out, (Long) r.get(2), (Long) r.get(3), limit);
+            return binding;
+        }
+        Outcome.reject(out, (Long) r.get(2), (Long) r.get(3), (Long) r.get(4), limit);
+        return ~binding;
+    }
+
+    /** Redis failed: {@code on-failure} for every limit at once. */
+    private int fallbackAll(KeyedLimiter[] limiters, String key, long permits, long[] out) {
+        if (onFailure != OnFailure.LOCAL) {
+            return fallbackAcquire(key, out, args.config) ? 0 : ~0;
+        }
+        store.stats().fallbacks.increment();
+        KeyedLimiter[] locals = new KeyedLimiter[limiters.length];
+        for (int i = 0; i < limiters.length; i++) {
+            locals[i] = ((RedisKeyedLimiter) limiters[i]).local;
+        }
+        return AllOf.tryAcquire(locals, key, permits, out, Outcome.newArray(), new long[locals.length]);
+    }
+
+    /** Only the local fallback ever takes several limits one by one, so only it has anything to give back. */
+    @Override
+    public void refund(String key, long permits, long stamp) {
+        local.refund(key, permits, stamp);
     }
 
     /**
@@ -315,7 +401,7 @@ final class RedisKeyedLimiter implements KeyedLimiter {
     }
 
     byte[] redisKey(String key) {
-        return (keyHead + key + "}").getBytes(StandardCharsets.UTF_8);
+        return (keyHead + key + keyTail).getBytes(StandardCharsets.UTF_8);
     }
 
     private boolean fallbackAcquire(String key, long[] out, LimitConfig config) {
@@ -378,16 +464,17 @@ final class RedisKeyedLimiter implements KeyedLimiter {
             byte[] tolerance = bytes(config.capacityUnits());
             return new Args(config, List.of(TAKE, perMilli, cost, tolerance, ONE),
                     List.of(PEEK, perMilli, cost, tolerance, ONE), List.of(), List.of(),
-                    List.of(TAKE, perMilli, cost, tolerance, batch));
+                    List.of(TAKE, perMilli, cost, tolerance, batch), List.of(perMilli, cost, tolerance));
         }
         if (script == LuaScript.CONCURRENCY) {
             byte[] id = store.instanceId().getBytes(StandardCharsets.UTF_8);
             byte[] lease = bytes(store.settings().concurrencyLease().toMillis());
             return new Args(config, List.of(TAKE, limit, id, lease, window), List.of(PEEK, limit, id, lease, window),
-                    List.of(RELEASE, limit, id, lease, window), List.of(RENEW, limit, id, lease, window), List.of());
+                    List.of(RELEASE, limit, id, lease, window), List.of(RENEW, limit, id, lease, window), List.of(),
+                    List.of());
         }
         return new Args(config, List.of(TAKE, limit, window, ONE), List.of(PEEK, limit, window, ONE), List.of(),
-                List.of(), List.of(TAKE, limit, window, batch));
+                List.of(), List.of(TAKE, limit, window, batch), List.of(limit, window, ZERO));
     }
 
     private static LuaScript scriptFor(RateLimitStrategy strategy) {
@@ -416,18 +503,23 @@ final class RedisKeyedLimiter implements KeyedLimiter {
         }
     }
 
-    /** SCAN pattern of this rule's keys, with the rule id's glob characters escaped. */
+    /** SCAN pattern of this limit's keys, with the rule id's glob characters escaped. */
     private String pattern() {
         StringBuilder p = new StringBuilder();
-        String head = keyHead;
-        for (int i = 0; i < head.length(); i++) {
-            char ch = head.charAt(i);
+        escape(keyHead, p);
+        p.append('*');
+        escape(keyTail, p);
+        return p.toString();
+    }
+
+    private static void escape(String text, StringBuilder p) {
+        for (int i = 0; i < text.length(); i++) {
+            char ch = text.charAt(i);
             if (ch == '*' || ch == '?' || ch == '[' || ch == ']' || ch == '\\') {
                 p.append('\\');
             }
             p.append(ch);
         }
-        return p.append('*').toString();
     }
 
     private static AtomicInteger increment(String key, AtomicInteger count) {

@@ -44,12 +44,4 @@ public interface LimiterFactory {
     default boolean supports(StoreSpec store, RateLimitStrategy strategy) {
         return !store.isRedis() || Strategies.isBuiltIn(strategy);
     }
-
-    /**
-     * True if {@code store} can keep a rule with up to {@code limits} limits in a tier and, if {@code cost}, calls
-     * that take several permits. In-JVM state can; a shared store says what it implements.
-     */
-    default boolean supportsPolicy(StoreSpec store, int limits, int overrideLimits, boolean cost) {
-        return !store.isRedis() || (limits <= 1 && overrideLimits <= 1 && !cost);
-    }
 }

@@ -1,5 +1,6 @@
 package dev.limiter.core.store;
 
+import dev.limiter.core.JointLimiter;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.Outcome;
 
@@ -35,6 +36,12 @@ public final class AllOf {
      */
     public static int tryAcquire(KeyedLimiter[] limiters, String key, long permits, long[] out, long[] scratch,
             long[] stamps) {
+        if (limiters[0] instanceof JointLimiter joint) { // a shared store: one atomic step, nothing to refund
+            int answer = joint.tryAcquireAll(limiters, key, permits, out);
+            if (answer != JointLimiter.NOT_JOINED) {
+                return answer;
+            }
+        }
         int binding = -1;
         for (int i = 0; i < limiters.length; i++) {
             boolean admitted;

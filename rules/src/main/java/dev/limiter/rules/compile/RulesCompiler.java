@@ -216,13 +216,6 @@ final class RulesCompiler {
         KeySpec key = KeySection.read(rule, match, problems);
         PolicyDraft policy = PolicySection.read(rule, label, limits, match == null ? null : match.target, strategy,
                 key, match == null ? null : match.condition, clock, problems);
-        if (policy != null && store != null && store.isRedis() && !factory.supportsPolicy(store, policy.limits()
-                .size(), policy.overrides().stream().mapToInt(o -> o.limits().size()).max().orElse(1),
-                policy.cost() != 1 || policy.costArgument() >= 0)) {
-            problems.add(rule.has("limits") ? rule.get("limits") : rule.has("cost") ? rule.get("cost")
-                    : rule.get("overrides"), "several limits in one tier and a cost above 1 need 'store: local'"
-                    + " on this store");
-        }
         if (problems.count() > before || match == null || policy == null || key == null || id == null
                 || maxKeys == null || store == null) {
             return null;
