@@ -11,6 +11,14 @@ final class RulesYaml {
     }
 
     static String generate(int count) {
+        return generate(count, false);
+    }
+
+    /**
+     * {@code count} rules; with {@code conditions}, each also states a header condition in its match and an
+     * exemption by network, as a service with plans and internal callers would, and limits no run can spend.
+     */
+    static String generate(int count, boolean conditions) {
         StringBuilder yaml = new StringBuilder(count * 160);
         yaml.append("version: 1\n")
                 .append("defaults:\n  strategy: fixed-window\n  max-keys: 1000\n")
@@ -27,9 +35,13 @@ final class RulesYaml {
                 default -> yaml.append("        path: /internal/jobs/job").append(i).append("/{id}\n")
                         .append("        methods: [POST]\n");
             }
+            if (conditions) {
+                yaml.append("        headers: { X-Tenant: 'acme-*' }\n")
+                        .append("    unless:\n      - ips: [10.0.0.0/8]\n");
+            }
             yaml.append("    key: ip\n")
-                    .append("    limit: ").append(100 + i).append('\n')
-                    .append("    window: 1s\n");
+                    .append("    limit: ").append(conditions ? 2_000_000_000L : 100 + i).append('\n')
+                    .append(conditions ? "    window: 1h\n" : "    window: 1s\n");
         }
         return yaml.toString();
     }
