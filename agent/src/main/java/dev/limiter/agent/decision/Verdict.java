@@ -1,11 +1,14 @@
 package dev.limiter.agent.decision;
 
+import dev.limiter.agent.jfr.FlightEvents;
+import dev.limiter.agent.jfr.FlightRecorderSupport;
 import dev.limiter.rules.Rule;
 
 /**
  * What one rule's answer means for one call, counted in the rule's statistics the same way for every entry
  * point: admitted, over the limit in dry-run (counted, let through), or rejected. Rejections of both kinds feed
- * the rule's top rejected keys ({@link RejectedKeyFeed}). Allocation-free: counters are {@code LongAdder}s.
+ * the rule's top rejected keys ({@link RejectedKeyFeed}) and, when a recording enables it, a JFR
+ * {@code dev.limiter.Rejection} ({@link FlightEvents}). Allocation-free: counters are {@code LongAdder}s.
  */
 final class Verdict {
 
@@ -28,6 +31,9 @@ final class Verdict {
             rule.stats().wouldReject().increment();
         }
         RejectedKeyFeed.record(rule.stats(), key);
+        if (FlightRecorderSupport.AVAILABLE) {
+            FlightEvents.rejected(rule, enforce, key);
+        }
         return enforce ? REJECTED : WOULD_REJECT;
     }
 }
