@@ -119,4 +119,30 @@ class LimiterMetricsTest {
                 "limiter_decisions_total{rule=\"api\",outcome=\"allowed\"} 9\n", "# TYPE limiter_reloads counter\n",
                 "limiter_enabled 1\n").endsWith("\n# EOF\n").doesNotContain("limiter_store_");
     }
+
+    /** Every metric name the dashboard and the user docs use is one the endpoint writes (a typo shows here). */
+    @Test
+    void theDashboardAndTheDocsNameOnlyMetricsThatExist() throws Exception {
+        java.util.Set<String> written = new java.util.TreeSet<>(java.util.List.of("limiter_enabled", "limiter_rules",
+                "limiter_reloads_total", "limiter_decisions_total", "limiter_active_keys", "limiter_limit",
+                "limiter_keys_refused_total", "limiter_store_calls_total", "limiter_store_circuit_open",
+                "limiter_store_latency_seconds", "limiter_store_latency_seconds_bucket",
+                "limiter_store_latency_seconds_count"));
+        String text = new LimiterMetrics(holder, null).render(ExpositionFormat.PROMETHEUS_TEXT);
+        for (String line : text.split("\n")) {
+            if (!line.startsWith("#")) {
+                assertThat(written).as("the list above is complete").contains(line.split("[{ ]")[0]);
+            }
+        }
+        for (String doc : new String[] {"../docs/grafana-dashboard.json", "../docs/metrics.md"}) {
+            java.util.regex.Matcher names = java.util.regex.Pattern.compile("\\blimiter_[a-z_]+")
+                    .matcher(Files.readString(Path.of(doc)));
+            int found = 0;
+            while (names.find()) {
+                assertThat(written).as(doc + " names " + names.group()).contains(names.group());
+                found++;
+            }
+            assertThat(found).as(doc).isGreaterThan(5);
+        }
+    }
 }
