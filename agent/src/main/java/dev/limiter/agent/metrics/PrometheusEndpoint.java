@@ -17,11 +17,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code GET /metrics} on the JDK's own HTTP server ({@code com.sun.net.httpserver}): no library in the agent.
  *
  * <p>A slow or hostile scraper must not hurt the application, so everything it can occupy is ours and bounded:
- * {@value #THREADS} daemon threads and a queue of {@value #QUEUE} connections (more are dropped), a response
- * built from the rules in force (a few hundred bytes per rule), no request body read (the JDK drains at most
- * 64 KiB of one before it closes the connection). The worst a scraper can do is stall other scrapes; the
- * application's threads and its request path never wait on this endpoint. {@code HEAD} is answered with the
- * headers, other methods with 405, other paths with 404.
+ * {@value #THREADS} daemon threads and a queue of {@value #QUEUE} requests; beyond that the server's own
+ * dispatcher thread serves the request itself, so it stops accepting until one is done and further connections
+ * wait in the kernel's backlog of {@value #BACKLOG}. (Dropping a request instead would leak its socket: the
+ * JDK's exchange cannot be closed from outside.) The response is built from the rules in force (a few hundred
+ * bytes per rule); no request body is read (the JDK drains at most 64 KiB of one before it closes the
+ * connection). The worst a scraper can do is stall other scrapes; the application's threads and its request path
+ * never wait on this endpoint. {@code HEAD} is answered with the headers, other methods with 405, other paths
+ * with 404.
  */
 final class PrometheusEndpoint implements AutoCloseable {
 
@@ -29,7 +32,7 @@ final class PrometheusEndpoint implements AutoCloseable {
     static final int THREADS = 2;
     static final int QUEUE = 16;
     /** The listen backlog: connections the kernel holds before we accept them. */
-    private static final int BACKLOG = 16;
+    static final int BACKLOG = 16;
 
     private final HttpServer server;
     private final ThreadPoolExecutor executor;
@@ -48,7 +51,7 @@ final class PrometheusEndpoint implements AutoCloseable {
     static PrometheusEndpoint open(String host, int port, LimiterMetrics metrics) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), BACKLOG);
         ThreadPoolExecutor executor = new ThreadPoolExecutor(THREADS, THREADS, 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(QUEUE), new DaemonThreads(), new ThreadPoolExecutor.DiscardPolicy());
+                new ArrayBlockingQueue<>(QUEUE), new DaemonThreads(), new ThreadPoolExecutor.CallerRunsPolicy());
         executor.allowCoreThreadTimeOut(true);
         server.setExecutor(executor);
         server.createContext("/", new Handler(metrics));

@@ -217,6 +217,43 @@ class Jetty12PrometheusTest {
 
     private static final String PROMETHEUS_TEXT_ONLY = "text/plain;version=0.0.4";
 
+    /**
+     * Scrapers that open connections and send half a request line hold every thread the endpoint has, its queue
+     * and its backlog, until it accepts no more: the application answers on as before, and once they go the
+     * endpoint serves again.
+     */
+    @Test
+    void scrapersHoldingTheEndpointDoNotHoldUpTheApplication() throws Exception {
+        List<java.net.Socket> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < 60; i++) {
+                java.net.Socket socket = new java.net.Socket();
+                try {
+                    socket.connect(new java.net.InetSocketAddress(scraper.uri.getHost(), scraper.uri.getPort()),
+                            2000);
+                } catch (java.net.SocketTimeoutException full) {
+                    socket.close();
+                    break; // the endpoint stopped accepting: its threads, queue and backlog are full
+                }
+                socket.getOutputStream().write("GET /metr".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                held.add(socket);
+            }
+            assertThat(held.size()).as("connections the endpoint took: its threads + queue + dispatcher + backlog")
+                    .isGreaterThanOrEqualTo(2 + 16 + 1).isLessThan(60);
+            for (int i = 0; i < 20; i++) {
+                assertThat(http.status("/api/items/free")).as("the application, while the endpoint is held")
+                        .isEqualTo(200);
+            }
+        } finally {
+            for (java.net.Socket socket : held) {
+                socket.close();
+            }
+        }
+        await("the endpoint serves again").atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                .until(() -> scraper.text().contains("limiter_rules 3"));
+    }
+
     @Test
     void aChangedListenAddressOnReloadAsksForARestart() throws Exception {
         rules.write(RULES.formatted("127.0.0.1:19464"));
