@@ -12,4 +12,12 @@ ensure_prerequisites() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq redis-server >/dev/null
   fi
   # The Debian package starts a system-wide server on 6379; our tests start their own on free ports.
+  if ! command -v promtool >/dev/null; then
+    echo "== installing prometheus (Debian package) for promtool, the metrics tests' parser"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+  fi
+  # Only promtool is used; the package's own server is not needed (where the package starts it, it listens on 9090).
 }

@@ -47,6 +47,28 @@ final class LatencyHistogram {
         return upperEdge(SIZE - 1);
     }
 
+    /**
+     * Cumulative counts: element {@code i} holds the values below {@code bounds[i]}, which must ascend and each be
+     * a bucket's lower edge (below 64, or a power of two), so the counts are exact; the extra last element holds
+     * every value. Reads each bucket once.
+     */
+    long[] cumulativeBelow(long[] bounds) {
+        long[] out = new long[bounds.length + 1];
+        int bound = 0;
+        long seen = 0;
+        for (int i = 0; i < SIZE; i++) {
+            while (bound < bounds.length && index(bounds[bound]) <= i) {
+                out[bound++] = seen;
+            }
+            seen += counts.get(i);
+        }
+        while (bound < bounds.length) {
+            out[bound++] = seen;
+        }
+        out[bounds.length] = seen;
+        return out;
+    }
+
     long count() {
         long total = 0;
         for (int i = 0; i < SIZE; i++) {

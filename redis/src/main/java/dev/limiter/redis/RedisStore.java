@@ -249,10 +249,11 @@ public final class RedisStore implements AutoCloseable {
 
     private void failed(RuntimeException e) {
         stats.errors.increment();
-        stats.failure(e);
-        if (isTimeout(e)) {
+        boolean timeout = isTimeout(e);
+        if (timeout) {
             stats.timeouts.increment();
         }
+        stats.failed(e, timeout);
         // a server-side error (a bad script, a wrong key type, missing permissions) is not an outage: Redis
         // answered, so the circuit stays closed and only this check applies on-failure
         boolean answered = e instanceof JedisAccessControlException || e.getClass() == JedisDataException.class;

@@ -21,6 +21,8 @@ public final class RedisStoreStats {
     final LongAdder scriptReloads = new LongAdder();
     final LongAdder lostReleases = new LongAdder();
     final LatencyHistogram latency = new LatencyHistogram();
+    /** Told of every failed round trip (the JFR events); null until someone listens. */
+    private static volatile StoreFailureListener failureListener;
     /** Why the last failed round trip or probe failed; written only on failures, so no cost while Redis answers. */
     private volatile String lastError = "";
 
@@ -55,6 +57,33 @@ public final class RedisStoreStats {
         }
         String message = root.getMessage() != null ? root.getMessage() : e.getMessage();
         lastError = e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+
+    /** A failed round trip: recorded as {@link #failure(Throwable)} does, then told to the listener, if any. */
+    void failed(Throwable e, boolean timeout) {
+        failure(e);
+        StoreFailureListener listener = failureListener;
+        if (listener != null) {
+            try {
+                listener.failed(type, timeout, lastError);
+            } catch (RuntimeException ignored) {
+                // a listener cannot change how the store handles its failure
+            }
+        }
+    }
+
+    /** Tells {@code listener} (null: nobody) of every failed round trip of every store in this JVM. */
+    public static void failureListener(StoreFailureListener listener) {
+        failureListener = listener;
+    }
+
+    /**
+     * The round-trip latencies as cumulative counts: element {@code i} counts the recorded latencies below
+     * {@code boundsMicros[i]} microseconds (a power of two: an exact edge of the histogram's buckets), the last
+     * element every latency. One pass over the histogram, so the counts are consistent with each other.
+     */
+    public long[] latencyCountsBelow(long[] boundsMicros) {
+        return latency.cumulativeBelow(boundsMicros);
     }
 
     /** The on-failure policy in force. */

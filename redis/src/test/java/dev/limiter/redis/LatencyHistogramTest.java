@@ -57,4 +57,15 @@ class LatencyHistogramTest {
         }
         assertThat(LatencyHistogram.index(Long.MAX_VALUE)).isEqualTo(LatencyHistogram.index(Long.MAX_VALUE - 1));
     }
+
+    @Test
+    void cumulativeCountsBelowPowersOfTwoAreExact() {
+        LatencyHistogram h = new LatencyHistogram();
+        for (long v : new long[] {0, 10, 63, 64, 127, 128, 129, 1023, 1024, 5_000_000, 1L << 45}) {
+            h.record(v);
+        }
+        long[] bounds = {64, 128, 1024, 2048, 1L << 20};
+        assertThat(h.cumulativeBelow(bounds)).containsExactly(3, 5, 8, 9, 9, 11);
+        assertThat(new LatencyHistogram().cumulativeBelow(bounds)).containsExactly(0, 0, 0, 0, 0, 0);
+    }
 }

@@ -30,13 +30,21 @@ public final class RuleSet {
     private final ResponseSpec response;
     private final ClientIpResolver clientIp;
     private final boolean watch;
+    private final MetricsSpec metrics;
     private final PathTrie<Rule> http;
     private final Rule[] methodRules;
     private final Rule[] jaxrsRules;
     private final int httpRuleCount;
 
     public RuleSet(Path source, List<Rule> rules, ResponseSpec response, ClientIpResolver clientIp, boolean watch) {
+        this(source, rules, response, clientIp, watch, MetricsSpec.NONE);
+    }
+
+    /** A snapshot that also carries the file's {@code metrics:} section. */
+    public RuleSet(Path source, List<Rule> rules, ResponseSpec response, ClientIpResolver clientIp, boolean watch,
+            MetricsSpec metrics) {
         this.source = source;
+        this.metrics = metrics == null ? MetricsSpec.NONE : metrics;
         this.rules = List.copyOf(rules);
         this.response = response;
         this.clientIp = clientIp;
@@ -73,6 +81,11 @@ public final class RuleSet {
     /** No rules, default response, no trusted proxies: what runs before a valid file has been read. */
     public static RuleSet empty() {
         return EMPTY;
+    }
+
+    /** The file's {@code metrics:} section ({@link MetricsSpec#NONE} when absent). */
+    public MetricsSpec metrics() {
+        return metrics;
     }
 
     /** Every rule, in file order. */

@@ -77,7 +77,7 @@ public final class Decider {
                 key = KeyBound.bound(key);
                 tier = policy.hasOverrides() ? policy.tier(key, call) : policy.main();
                 if (tier.unlimited()) {
-                    Verdict.count(rule, tier, enforce, true, key);
+                    Verdict.count(rule, tier, enforce, true, key, out);
                     continue;
                 }
                 answer = take(tier.limiters(), key, policy.cost(), call);
@@ -91,7 +91,7 @@ public final class Decider {
                 continue;
             }
             boolean admitted = AllOf.admitted(answer);
-            int verdict = Verdict.count(rule, tier, enforce, admitted, key);
+            int verdict = Verdict.count(rule, tier, enforce, admitted, key, out);
             if (verdict == Verdict.REJECTED) {
                 call.permits.releaseTo(base);
                 call.rejectText = tier.text(AllOf.index(answer));

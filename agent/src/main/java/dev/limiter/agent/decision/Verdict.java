@@ -1,5 +1,8 @@
 package dev.limiter.agent.decision;
 
+import dev.limiter.agent.jfr.FlightEvents;
+import dev.limiter.agent.jfr.FlightRecorderSupport;
+import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleStats;
 import dev.limiter.rules.Tier;
@@ -7,7 +10,8 @@ import dev.limiter.rules.Tier;
 /**
  * What one rule's answer means for one call, counted in the rule's statistics the same way for every entry
  * point: admitted, over the limit in dry-run (counted, let through), or rejected. Rejections of both kinds feed
- * the rule's top rejected keys ({@link RejectedKeyFeed}). Allocation-free: counters are {@code LongAdder}s.
+ * the rule's top rejected keys ({@link RejectedKeyFeed}) and, when a recording enables it, a JFR
+ * {@code dev.limiter.Rejection} ({@link FlightEvents}). Allocation-free: counters are {@code LongAdder}s.
  */
 final class Verdict {
 
@@ -20,9 +24,10 @@ final class Verdict {
 
     /**
      * Counts {@code admitted} for {@code rule} (in {@code enforce} or dry-run mode) and, when the call got an
-     * override's {@code tier}, for that override too; returns the verdict.
+     * override's {@code tier}, for that override too; returns the verdict. {@code out} is the decision's outcome
+     * (its retry-after goes to the flight recorder).
      */
-    static int count(Rule rule, Tier tier, boolean enforce, boolean admitted, String key) {
+    static int count(Rule rule, Tier tier, boolean enforce, boolean admitted, String key, long[] out) {
         RuleStats stats = rule.stats();
         RuleStats own = tier.stats() == stats ? null : tier.stats();
         if (admitted) {
@@ -44,6 +49,9 @@ final class Verdict {
             }
         }
         RejectedKeyFeed.record(stats, key);
+        if (FlightRecorderSupport.AVAILABLE) {
+            FlightEvents.rejected(rule, enforce, key, out[Outcome.RETRY_AFTER_MILLIS]);
+        }
         return enforce ? REJECTED : WOULD_REJECT;
     }
 }

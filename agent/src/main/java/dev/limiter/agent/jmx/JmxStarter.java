@@ -99,6 +99,14 @@ public final class JmxStarter {
         }
     }
 
+    /**
+     * Waits as the MBeans' registration does (the first request, or {@value #DELAY_PROPERTY}): for other work
+     * that belongs after start-up (the metrics endpoint).
+     */
+    public static void awaitStartupDone(Logger log) throws InterruptedException {
+        waitForTurn(delayOrGate(System.getProperty(DELAY_PROPERTY), log), JmxGate.FIRST_REQUEST);
+    }
+
     /** Waits as {@code delay} says: the gate ({@link #AFTER_FIRST_REQUEST}) or that many milliseconds. */
     static void waitForTurn(long delay, CountDownLatch gate) throws InterruptedException {
         if (delay == AFTER_FIRST_REQUEST) {

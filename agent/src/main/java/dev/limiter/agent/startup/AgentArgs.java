@@ -1,5 +1,6 @@
 package dev.limiter.agent.startup;
 
+import dev.limiter.rules.MetricsSpec;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -14,14 +15,23 @@ import java.util.List;
  * <p>{@code strategies=/path/a.jar:/path/b.jar} ({@link java.io.File#pathSeparator}, since {@code ,} separates
  * the arguments) names jars of custom strategies, loaded by {@link StrategyJars} before the rules.
  *
+ * <p>{@code prometheus=HOST:PORT} opens the Prometheus endpoint there (docs/metrics.md); it wins over the rules
+ * file's {@code metrics.prometheus.listen}. Checked as the rules file checks it ({@link MetricsSpec#listenProblem}).
+ *
  * @param rules      the rules file
  * @param strict     true: invalid rules at start-up stop the JVM instead of starting unprotected
  * @param strategies jars of custom strategies (empty if none)
+ * @param prometheus {@code HOST:PORT} of the Prometheus endpoint, or null (then the rules file decides)
  */
-public record AgentArgs(Path rules, boolean strict, List<Path> strategies) {
+public record AgentArgs(Path rules, boolean strict, List<Path> strategies, String prometheus) {
 
     public AgentArgs {
         strategies = List.copyOf(strategies);
+    }
+
+    /** No Prometheus endpoint asked for. */
+    public AgentArgs(Path rules, boolean strict, List<Path> strategies) {
+        this(rules, strict, strategies, null);
     }
 
     /** No custom strategies. */
@@ -34,6 +44,7 @@ public record AgentArgs(Path rules, boolean strict, List<Path> strategies) {
         String rules = null;
         boolean strict = false;
         List<Path> strategies = List.of();
+        String prometheus = null;
         if (args != null && !args.isBlank()) {
             String trimmed = args.trim();
             if (trimmed.indexOf('=') < 0) {
@@ -54,8 +65,9 @@ public record AgentArgs(Path rules, boolean strict, List<Path> strategies) {
                         case "rules" -> rules = value;
                         case "strict" -> strict = parseBoolean(key, value);
                         case "strategies" -> strategies = StrategyJars.parse(value);
-                        default -> throw new IllegalArgumentException(
-                                "unknown agent argument '" + key + "' (known: rules, strict, strategies)");
+                        case "prometheus" -> prometheus = listen(value);
+                        default -> throw new IllegalArgumentException("unknown agent argument '" + key
+                                + "' (known: rules, strict, strategies, prometheus)");
                     }
                 }
             }
@@ -69,7 +81,15 @@ public record AgentArgs(Path rules, boolean strict, List<Path> strategies) {
         if (rules == null || rules.isEmpty()) {
             rules = "rules.yml";
         }
-        return new AgentArgs(Path.of(rules), strict, strategies);
+        return new AgentArgs(Path.of(rules), strict, strategies, prometheus);
+    }
+
+    private static String listen(String value) {
+        String problem = MetricsSpec.listenProblem(value);
+        if (problem != null) {
+            throw new IllegalArgumentException("agent argument prometheus " + problem);
+        }
+        return value;
     }
 
     private static boolean parseBoolean(String key, String value) {

@@ -3,9 +3,12 @@ package dev.limiter.agent.startup;
 import dev.limiter.agent.diagnostics.AgentVersion;
 import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.jfr.FlightEvents;
+import dev.limiter.agent.jfr.FlightRecorderSupport;
 import dev.limiter.agent.jmx.JmxStarter;
 import dev.limiter.agent.jmx.StoreJmx;
 import dev.limiter.agent.method.MethodLimiter;
+import dev.limiter.agent.metrics.MetricsStarter;
 import dev.limiter.agent.servlet.ServletKeys;
 import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.agent.servlet.ServletWarmUp;
@@ -16,6 +19,7 @@ import dev.limiter.agent.weave.Reweaver;
 import dev.limiter.agent.weave.WeaverWarmUp;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.SystemClock;
+import dev.limiter.redis.RedisStoreStats;
 import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
 import java.util.List;
@@ -35,7 +39,8 @@ import java.util.logging.Logger;
  *   5 PARSE       register custom strategy jars, parse the rules (Redis-backed where they say so), banner
  *   6 LIMIT       the servlet and method limiters go into the bridge; the transformer learns the rules
  *   7 WARM UP     the weaver's and the first request's one-time work, before the application needs it
- *   8 RUN         reload log and re-weaving, file watcher, JMX (registered after the first request)
+ *   8 RUN         reload log and re-weaving, JFR events' listeners, file watcher, JMX and the Prometheus
+ *                 endpoint if asked (both after the first request)
  * </pre>
  *
  * A file that may name classes ({@code method:}, {@code jaxrs:}) or {@code strict=true} runs 5 and 6 in premain
@@ -208,13 +213,18 @@ public final class Startup {
         }
     }
 
-    /** Phase 8: reload logging and re-weaving, the file watcher, JMX. */
+    /** Phase 8: reload logging and re-weaving, JFR, the file watcher, JMX, the Prometheus endpoint. */
     private void run(RuleSetHolder holder) {
         holder.addListener(new ReloadLog(log));
         holder.addListener(new Reweaver(holder, inst, errors));
+        if (FlightRecorderSupport.AVAILABLE) {
+            holder.addListener(FlightEvents.reloads(holder));
+            RedisStoreStats.failureListener(FlightEvents.storeFailures());
+        }
         WatchStarter.start(holder, log);
         StoreJmx.start(store, log);
         JmxStarter.start(holder, log);
+        MetricsStarter.start(args.prometheus(), holder, store, log);
     }
 
     /** Phases 5-8 off the application's main thread (a class, not a lambda: nothing to spin in premain). */

@@ -42,6 +42,17 @@ class AgentArgsTest {
     }
 
     @Test
+    void prometheusNamesTheEndpointsAddress() {
+        assertThat(AgentArgs.parse("rules=r.yml").prometheus()).as("off unless asked").isNull();
+        assertThat(AgentArgs.parse("rules=r.yml,prometheus=127.0.0.1:9464"))
+                .isEqualTo(new AgentArgs(Path.of("r.yml"), false, java.util.List.of(), "127.0.0.1:9464"));
+        assertThat(AgentArgs.parse("prometheus=[::1]:0,rules=r.yml").prometheus()).isEqualTo("[::1]:0");
+        assertThatThrownBy(() -> AgentArgs.parse("rules=r.yml,prometheus=9464"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("agent argument prometheus '9464' is not HOST:PORT (e.g. 127.0.0.1:9464)");
+    }
+
+    @Test
     void mistakesAreReportedNotIgnored() {
         assertThatThrownBy(() -> AgentArgs.parse("rules=r.yml,strickt=true"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("strickt");

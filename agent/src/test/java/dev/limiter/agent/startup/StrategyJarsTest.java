@@ -130,7 +130,7 @@ class StrategyJarsTest {
         assertThat(args.strict()).isTrue();
         assertThat(AgentArgs.parse("rules=r.yml").strategies()).isEmpty();
         assertThatThrownBy(() -> AgentArgs.parse("rules=r.yml,strategy=/a.jar"))
-                .hasMessage("unknown agent argument 'strategy' (known: rules, strict, strategies)");
+                .hasMessage("unknown agent argument 'strategy' (known: rules, strict, strategies, prometheus)");
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.limiter.core.OnFull;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.clock.Clock;
 import dev.limiter.rules.LimiterFactory;
+import dev.limiter.rules.MetricsSpec;
 import dev.limiter.rules.Mode;
 import dev.limiter.rules.OnError;
 import dev.limiter.rules.Rule;
@@ -28,6 +29,7 @@ import java.util.Map;
  *
  * <p>This class reads the file's frame (version, reload, defaults, the rules list, each rule's id, store, mode,
  * on-error, max-keys, on-full and throw) and hands each section to the class that compiles it: {@link StoreSection},
+ * {@link MetricsSection},
  * {@link ResponseSection}, {@link ClientIpSection}, and per rule {@link MatchSection}, {@link LimitSection} and
  * {@link KeySection}; {@link LiveState} then gives the valid rules their limiters.
  *
@@ -47,7 +49,7 @@ final class RulesCompiler {
     static final int MAX_ID_LENGTH = 100;
 
     private static final String[] TOP_KEYS = {"version", "reload", "response", "client-ip", "defaults", "rules",
-        "store"};
+        "store", "metrics"};
     private static final String[] RULE_KEYS = {"id", "match", "key", "limit", "window", "limits", "strategy",
         "capacity", "cost", "unless", "overrides", "mode", "on-error", "max-keys", "on-full", "throw", "store"};
 
@@ -83,10 +85,12 @@ final class RulesCompiler {
         boolean watch = reload(top);
         ResponseSpec response = ResponseSection.read(top.get("response"), problems);
         ClientIpResolver clientIp = ClientIpSection.read(top.get("client-ip"), problems);
+        MetricsSpec metrics = MetricsSection.read(top.get("metrics"), problems);
         Defaults defaults = defaults(top);
         List<RuleDraft> drafts = rules(top, defaults, store);
         problems.throwIfAny();
-        return new RuleSet(source, LiveState.of(drafts, previous, factory, problems), response, clientIp, watch);
+        return new RuleSet(source, LiveState.of(drafts, previous, factory, problems), response, clientIp, watch,
+                metrics);
     }
 
     private void version(Fields top) {

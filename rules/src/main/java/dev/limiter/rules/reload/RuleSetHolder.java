@@ -37,6 +37,7 @@ public final class RuleSetHolder implements AutoCloseable {
     private volatile long failedReloadCount;
     private volatile long lastReloadMillis;
     private volatile long lastErrorMillis;
+    private volatile long lastLoadNanos;
     private volatile RulesException lastError;
     private RulesWatcher watcher;
 
@@ -102,6 +103,7 @@ public final class RuleSetHolder implements AutoCloseable {
      * cannot be read is loaded by path, so the error says why).
      */
     private synchronized boolean load(boolean isReload, byte[] content) {
+        long started = System.nanoTime();
         byte[] bytes = content != null ? content : RuleSetLoader.readBytes(file);
         FileFingerprint fingerprint = bytes == null ? FileFingerprint.of(file) : FileFingerprint.of(file, bytes);
         RuleSet previous = current;
@@ -116,6 +118,7 @@ public final class RuleSetHolder implements AutoCloseable {
             if (isReload) {
                 failedReloadCount++;
             }
+            lastLoadNanos = System.nanoTime() - started;
             for (ReloadListener listener : listeners) {
                 try {
                     listener.reloadFailed(e, previous);
@@ -132,6 +135,7 @@ public final class RuleSetHolder implements AutoCloseable {
         if (isReload) {
             reloadCount++;
         }
+        lastLoadNanos = System.nanoTime() - started;
         for (ReloadListener listener : listeners) {
             try {
                 listener.reloaded(previous, next);
@@ -148,6 +152,14 @@ public final class RuleSetHolder implements AutoCloseable {
 
     public void removeListener(ReloadListener listener) {
         listeners.remove(listener);
+    }
+
+    /**
+     * How long the last load took to read, parse and compile the file, in nanoseconds; set before the listeners
+     * are told, so a listener reads the time of the load it is told about.
+     */
+    public long lastLoadNanos() {
+        return lastLoadNanos;
     }
 
     /** Successful reloads since start (the initial load is not counted). */

@@ -19,7 +19,7 @@ import java.time.Duration;
  * the same port (empty, as after a crash without persistence). Talks RESP over a plain socket, because the
  * tests module has no Redis client (the agent's Jedis is shaded inside the agent jar).
  */
-final class RedisProcess implements AutoCloseable {
+public final class RedisProcess implements AutoCloseable {
 
     private final int port;
     private final Path dir;
@@ -30,7 +30,7 @@ final class RedisProcess implements AutoCloseable {
         this.dir = dir;
     }
 
-    static RedisProcess start() {
+    public static RedisProcess start() {
         try {
             int port;
             try (ServerSocket socket = new ServerSocket(0)) {
@@ -44,7 +44,7 @@ final class RedisProcess implements AutoCloseable {
         }
     }
 
-    String uri() {
+    public String uri() {
         return "redis://127.0.0.1:" + port;
     }
 
@@ -59,7 +59,7 @@ final class RedisProcess implements AutoCloseable {
     }
 
     /** SIGKILL: gone with its data. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor();
     }
