@@ -50,6 +50,11 @@ class CommandLineTest {
                 key: header:X-Client
                 limit: 3
                 window: 1h
+              - id: hostile
+                match: { http: { path: /api/items/hostile } }
+                key: param:q
+                limit: 1
+                window: 1h
               - id: kill
                 match: { http: { path: /api/items/kill } }
                 limit: 1
@@ -157,16 +162,16 @@ class CommandLineTest {
         Cli.Run screen = ok(Cli.run("status", pid));
 
         assertThat(screen.out()).startsWith("limiter ").contains(" in pid " + pid + ": enabled\n")
-                .contains("rules:   5 rules in force from " + rules.path())
+                .contains("rules:   6 rules in force from " + rules.path())
                 .contains("store:   local");
         assertThat(row(screen, "counted")).matches(
                 "counted +http \\* /api/items/counted +header:X-Client +\\S+ +3/1h +enforce +4 +2 +0 +2");
         assertThat(screen.out()).contains("  counted:  a 2");
         assertThat(List.of(jmxCount("counted", "Allowed"), jmxCount("counted", "Rejected"),
                 jmxCount("counted", "ActiveKeys"))).containsExactly(4L, 2L, 2L);
-        List<String> ids = screen.out().lines().filter(l -> l.matches("(counted|json|kill|mode|reload) .*"))
+        List<String> ids = screen.out().lines().filter(l -> l.matches("(counted|json|hostile|kill|mode|reload) .*"))
                 .map(l -> l.substring(0, l.indexOf(' '))).toList();
-        assertThat(ids).as("the rules file's order").containsExactly("counted", "json", "kill", "mode", "reload");
+        assertThat(ids).as("the rules file's order").containsExactly("counted", "json", "hostile", "kill", "mode", "reload");
         assertThat(screen.err()).isEmpty();
     }
 
@@ -178,7 +183,7 @@ class CommandLineTest {
         Map<String, Object> status = json(Cli.run("status", pid, "--json"));
 
         assertThat(status).containsEntry("pid", Long.parseLong(pid)).containsEntry("enabled", true)
-                .containsEntry("rulesFile", rules.path().toString()).containsEntry("ruleCount", 5L);
+                .containsEntry("rulesFile", rules.path().toString()).containsEntry("ruleCount", 6L);
         Map<String, Object> rule = ruleIn(status, "json");
         assertThat(rule).containsEntry("allowed", 3L).containsEntry("rejected", 1L).containsEntry("activeKeys", 1L)
                 .containsEntry("allowed", jmxCount("json", "Allowed"))
@@ -197,8 +202,8 @@ class CommandLineTest {
 
         rules.write(RULES.formatted(5));
         Cli.Run reload = ok(Cli.run("reload", pid));
-        assertThat(reload.out()).contains("reloaded " + rules.path() + ": 5 rules in force")
-                .contains("pid " + pid + ": 5 rules in force; reloads 1 ok, 0 failed");
+        assertThat(reload.out()).contains("reloaded " + rules.path() + ": 6 rules in force")
+                .contains("pid " + pid + ": 6 rules in force; reloads 1 ok, 0 failed");
         assertThat(jmxCount("reload", "Limit")).isEqualTo(5);
         assertThat(ruleIn(json(Cli.run("status", pid, "--json")), "reload")).containsEntry("limit", 5L);
         assertThat(http.status("/api/items/reload")).isEqualTo(200);
@@ -206,7 +211,7 @@ class CommandLineTest {
         rules.write(RULES.formatted(-1));
         Cli.Run refused = Cli.run("reload", pid);
         assertThat(refused.exit()).as("%s", refused).isEqualTo(1);
-        assertThat(refused.out()).contains("not reloaded, the 5 rules in force stay:").contains("rules.yml:");
+        assertThat(refused.out()).contains("not reloaded, the 6 rules in force stay:").contains("rules.yml:");
         Cli.Run screen = ok(Cli.run("status", pid));
         assertThat(screen.out()).contains("reloads: 1 ok, 1 failed; last load ").contains(" FAILED, the rules in force stay:");
         assertThat(row(screen, "reload")).contains(" 5/1h ");
@@ -253,10 +258,25 @@ class CommandLineTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void aKeyThatCarriesTerminalEscapesIsShownEscapedAndRoundTripsInJson() {
+        // ?q=ESC[2J (clear screen) CR LF "\: the key is client text
+        String query = "?q=%1B%5B2J%0D%0Ax%22%5C";
+        assertThat(statuses(3, "/api/items/hostile" + query)).containsExactly(200, 429, 429);
+
+        Cli.Run screen = ok(Cli.run("status", pid));
+        assertThat(screen.out()).contains("  hostile:  \\u001b[2J\\u000d\\u000ax\"\\\\ 2")
+                .doesNotContain("\u001b", "\r");
+        Map<String, Object> rule = ruleIn(json(Cli.run("status", pid, "--json")), "hostile");
+        assertThat((List<Object>) rule.get("topRejectedKeys")).containsExactly(
+                Map.of("key", "\\u001b[2J\\u000d\\u000ax\"\\\\", "count", 2L, "error", 0L));
+    }
+
+    @Test
     void anUnknownRuleIsRefusedWithTheRuleIds() {
         Cli.Run run = Cli.run("mode", pid, "nope", "dry-run");
         assertThat(run.exit()).as("%s", run).isEqualTo(1);
-        assertThat(run.err()).isEqualTo("no rule 'nope' in pid " + pid + "; its rules: counted, json, kill, mode, reload\n");
+        assertThat(run.err()).isEqualTo("no rule 'nope' in pid " + pid + "; its rules: counted, json, hostile, kill, mode, reload\n");
     }
 
     @Test
