@@ -42,7 +42,7 @@ public final class LimiterCli {
                     return ValidateCommand.run(args, out, err);
                 }
                 case "attach" -> {
-                    return AttachCommand.run(args, out);
+                    return AttachCommand.run(args, out, err);
                 }
                 case "status" -> {
                     return StatusCommand.run(args, out, terminal);

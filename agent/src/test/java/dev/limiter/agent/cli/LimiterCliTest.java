@@ -115,6 +115,29 @@ class LimiterCliTest {
     }
 
     @Test
+    void attachChecksTheAgentArgumentAndTheRulesBeforeAttaching() throws Exception {
+        Path bad = dir.resolve("bad.yml");
+        Files.writeString(bad, """
+                version: 1
+                rules:
+                  - id: api
+                    match: { http: { path: /api/** } }
+                    limit: -1
+                    window: 1m
+                """);
+        long pid = unusedPid();
+        assertThat(run("attach", Long.toString(pid), bad.toString())).isEqualTo(1);
+        assertThat(err()).contains("bad.yml:5:").contains("not attached: " + bad + " has 1 error; fix it first");
+
+        Path good = dir.resolve("good.yml");
+        Files.writeString(good, "version: 1\nrules: []\n");
+        assertThat(run("attach", Long.toString(pid), "rules=" + good + ",strikt=true")).isEqualTo(2);
+        assertThat(err()).contains("not attached: unknown agent argument 'strikt'");
+
+        assertThat(run("attach", Long.toString(pid), good.toString())).as("checked, then the pid").isEqualTo(3);
+    }
+
+    @Test
     void aPidWithoutAProcessExitsThree() {
         long pid = unusedPid();
         assertThat(run("status", Long.toString(pid))).isEqualTo(3);
