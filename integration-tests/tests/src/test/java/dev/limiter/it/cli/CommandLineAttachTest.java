@@ -2,6 +2,7 @@ package dev.limiter.it.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limiter.it.harness.Agent;
 import dev.limiter.it.harness.AttachedJmx;
 import dev.limiter.it.harness.ForkedServer;
 import dev.limiter.it.harness.HttpApi;
@@ -83,6 +84,34 @@ class CommandLineAttachTest {
             assertThat(again.exit()).as("%s", again).isEqualTo(6);
             assertThat(again.err()).contains("already loaded").contains("reload " + pid);
             assertThat(server.output()).doesNotContain("limiter is already running", "failed to start");
+        } finally {
+            server.close();
+            rules.delete();
+        }
+    }
+
+    @Test
+    void anAgentWithoutMBeansIsStillSeenAsLoaded() {
+        RulesFile rules = RulesFile.create("rules.yml");
+        rules.write(RULES);
+        String marker = AttachedJmx.newMarker();
+        ForkedServer server = servers.track(ForkedServer.start(TestApp.JETTY12_JAKARTA,
+                "CommandLineAttachTest-nojmx-server", List.of(AttachedJmx.markerOption(marker), "-Dlimiter.jmx=false",
+                        Agent.option(rules.path()))));
+        try {
+            String pid = Long.toString(AttachedJmx.pidOf(marker));
+            assertThat(server.http().status("/api/items/x")).isEqualTo(200);
+
+            Cli.Run status = Cli.run("status", pid);
+            assertThat(status.exit()).as("%s", status).isEqualTo(7);
+            assertThat(status.err()).contains("pid " + pid + " runs the limiter (" + Agent.jar()
+                    + ") but its MBeans are not registered").contains("-Dlimiter.jmx=false");
+
+            // no MBeans to tell it: the agent's system property does
+            Cli.Run attach = Cli.run("attach", pid, rules.path().toString());
+            assertThat(attach.exit()).as("%s", attach).isEqualTo(6);
+            assertThat(attach.err()).contains("already loaded");
+            assertThat(server.output()).doesNotContain("limiter is already running");
         } finally {
             server.close();
             rules.delete();
