@@ -62,16 +62,6 @@ final class LimiterConnection implements AutoCloseable {
         return mbeans;
     }
 
-    /** Whether the JMX connection still answers (the JVM may have exited during {@code --watch}). */
-    boolean answers() {
-        try {
-            connector.getConnectionId();
-            return mbeans.limiterRegistered();
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
     @Override
     public void close() {
         close(connector);

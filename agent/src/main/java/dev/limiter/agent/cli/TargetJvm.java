@@ -23,7 +23,6 @@ final class TargetJvm implements AutoCloseable {
     /** Set by the agent in the JVM it is loaded into ({@code LimiterAgent}): the agent jar's path. */
     static final String AGENT_PROPERTY = "limiter.agent.jar";
     private static final String JVM_ARGS = "sun.jvm.args";
-    private static final String LOCAL_CONNECTOR = "com.sun.management.jmxremote.localConnectorAddress";
 
     private final long pid;
     private final VirtualMachine vm;
@@ -46,10 +45,6 @@ final class TargetJvm implements AutoCloseable {
         }
     }
 
-    long pid() {
-        return pid;
-    }
-
     Properties systemProperties() throws CliFailure {
         try {
             return vm.getSystemProperties();
@@ -62,15 +57,6 @@ final class TargetJvm implements AutoCloseable {
     String jvmArguments() throws CliFailure {
         try {
             return vm.getAgentProperties().getProperty(JVM_ARGS, "");
-        } catch (IOException e) {
-            throw AttachErrors.talkFailed(pid, "read its agent properties", e, alive(pid));
-        }
-    }
-
-    /** The local JMX connector's address if one runs already (JConsole or an earlier status started it). */
-    String runningConnector() throws CliFailure {
-        try {
-            return vm.getAgentProperties().getProperty(LOCAL_CONNECTOR);
         } catch (IOException e) {
             throw AttachErrors.talkFailed(pid, "read its agent properties", e, alive(pid));
         }
