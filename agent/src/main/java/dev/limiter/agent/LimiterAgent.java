@@ -25,6 +25,11 @@ public final class LimiterAgent {
 
     private static final String CLI = "dev.limiter.agent.cli.LimiterCli";
     private static final String LOADER = "dev.limiter.bootstrap.AgentClassLoader";
+    /**
+     * Tells {@code java -jar limiter.jar attach} (through the Attach API's system properties) that the agent is
+     * in this JVM already, before its MBeans exist (they wait for the first request).
+     */
+    private static final String LOADED_PROPERTY = "limiter.agent.jar";
 
     private LimiterAgent() {
     }
@@ -37,7 +42,7 @@ public final class LimiterAgent {
         start(args, inst, true);
     }
 
-    /** {@code java -jar limiter.jar validate rules.yml}. */
+    /** {@code java -jar limiter.jar validate rules.yml}, {@code status PID}, ...: see {@code LimiterCli}. */
     public static void main(String[] args) throws Exception {
         File jar = agentJar();
         ClassLoader loader = newAgentLoader(Class.forName(LOADER), jar);
@@ -52,6 +57,9 @@ public final class LimiterAgent {
     private static void start(String args, Instrumentation inst, boolean attached) {
         try {
             File jar = agentJar();
+            if (System.getProperty(LOADED_PROPERTY) == null) {
+                System.setProperty(LOADED_PROPERTY, jar.getPath());
+            }
             inst.appendToBootstrapClassLoaderSearch(new JarFile(jar));
             AgentStarter.start(args, inst, jar, attached);
         } catch (Throwable t) {

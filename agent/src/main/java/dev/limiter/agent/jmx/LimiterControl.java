@@ -3,6 +3,7 @@ package dev.limiter.agent.jmx;
 import dev.limiter.agent.diagnostics.AgentVersion;
 import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RulesError;
 import dev.limiter.rules.RulesException;
@@ -51,6 +52,16 @@ final class LimiterControl extends NotificationBroadcasterSupport implements Lim
     @Override
     public int getRuleCount() {
         return holder.current().rules().size();
+    }
+
+    @Override
+    public String[] getRuleIds() {
+        List<Rule> rules = holder.current().rules();
+        String[] ids = new String[rules.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = rules.get(i).id();
+        }
+        return ids;
     }
 
     @Override

@@ -22,6 +22,9 @@ public interface LimiterMXBean {
     /** Rules in force. */
     int getRuleCount();
 
+    /** The ids of the rules in force, in the rules file's order (a console lists the rules in that order). */
+    String[] getRuleIds();
+
     /** Successful reloads since start (the initial load is not counted). */
     long getReloadCount();
 

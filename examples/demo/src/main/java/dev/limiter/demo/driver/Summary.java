@@ -58,6 +58,9 @@ final class Summary {
                 + ")" : ""));
         lines.add("  then the MBeans tab: dev.limiter > Limiter (RulesFile, RuleCount, ReloadCount, Enabled)");
         lines.add("  and dev.limiter > Rule > <id> (Allowed, Rejected, WouldReject, ActiveKeys, Limit, Mode...)");
+        lines.add("Or without a JMX client, from a terminal (docs/cli.md):");
+        lines.add("  java -jar agent/target/limiter.jar status " + (pid > 0 ? pid : "<pid>")
+                + " --watch   # the same table, refreshed");
         lines.add("Edit examples/rules.yml while it runs: the agent reloads it and the counters follow.");
         return lines;
     }
