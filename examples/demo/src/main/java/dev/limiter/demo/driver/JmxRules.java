@@ -27,7 +27,7 @@ final class JmxRules implements AutoCloseable {
     static final String LIMITER = "dev.limiter:type=Limiter";
     static final String RULES = "dev.limiter:type=Rule,*";
     private static final String[] RULE_ATTRIBUTES = {"Strategy", "Mode", "Allowed", "Rejected", "WouldReject",
-        "ActiveKeys", "Limit", "WindowMillis", "Capacity"};
+        "ActiveKeys", "Limit", "WindowMillis", "Capacity", "Limits", "Overrides"};
 
     private final JMXConnector connector;
     private final MBeanServerConnection server;
@@ -64,7 +64,8 @@ final class JmxRules implements AutoCloseable {
             AttributeList values = server.getAttributes(name, RULE_ATTRIBUTES);
             rows.add(new RuleRow(id, text(values, "Strategy"), text(values, "Mode"), number(values, "Allowed"),
                     number(values, "Rejected"), number(values, "WouldReject"), number(values, "ActiveKeys"),
-                    number(values, "Limit"), number(values, "WindowMillis"), number(values, "Capacity")));
+                    number(values, "Limit"), number(values, "WindowMillis"), number(values, "Capacity"),
+                    text(values, "Limits"), lines(values, "Overrides")));
         }
         return rows;
     }
@@ -92,6 +93,15 @@ final class JmxRules implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    private static List<String> lines(AttributeList values, String name) {
+        for (Attribute attribute : values.asList()) {
+            if (attribute.getName().equals(name) && attribute.getValue() instanceof String[] lines) {
+                return List.of(lines);
+            }
+        }
+        return List.of();
     }
 
     private static long number(AttributeList values, String name) {

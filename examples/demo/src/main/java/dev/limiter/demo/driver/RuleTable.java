@@ -25,8 +25,38 @@ final class RuleTable {
                             .toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
                     row == null ? limit(rule) : limit(rule, row), count(row == null ? -1 : row.allowed()), count(row == null ? -1 : row.rejected()),
                     count(row == null ? -1 : row.wouldReject()), count(row == null ? -1 : row.activeKeys()));
+            if (row != null) {
+                for (String override : row.overrides()) {
+                    addOverride(table, override);
+                }
+            }
         }
         return table;
+    }
+
+    /**
+     * One override under its rule, from the MBean's line {@code gold: keys [k] -> 50/1s, 2000/1m (allowed 12,
+     * rejected 0, would-reject 0)}: its name and what it applies to, its limits, its own counts.
+     */
+    private static void addOverride(TextTable table, String line) {
+        int colon = line.indexOf(": ");
+        int arrow = line.indexOf(" -> ");
+        int open = line.lastIndexOf(" (allowed ");
+        if (colon < 0 || arrow < colon || open < arrow) {
+            return;
+        }
+        String[] counts = line.substring(open + " (allowed ".length(), line.length() - 1).split(", [a-z-]+ ");
+        table.add("  + " + line.substring(0, colon), "", line.substring(colon + 2, arrow), "",
+                line.substring(arrow + 4, open), counts.length > 0 ? grouped(counts[0]) : "-",
+                counts.length > 1 ? grouped(counts[1]) : "-", counts.length > 2 ? grouped(counts[2]) : "-", "");
+    }
+
+    private static String grouped(String number) {
+        try {
+            return count(Long.parseLong(number.trim()));
+        } catch (NumberFormatException e) {
+            return number;
+        }
     }
 
     /** Rows from the driver's own observations: matched requests, their 2xx, and the 429s naming the rule. */
@@ -43,12 +73,18 @@ final class RuleTable {
 
     /** The rule's limit in words, as the rules file says it: {@code 10/1s burst 20}, {@code 3 at once}. */
     static String limit(Rule rule) {
+        if (rule.policy().main().limiters().length > 1) {
+            return rule.policy().main().describe();
+        }
         LimitConfig config = rule.limiter().config();
         return limit(rule, config.limit(), config.windowMillis(), config.capacity());
     }
 
     /** The limit in force as the MBean reports it: it follows reloads. */
     static String limit(Rule rule, RuleRow row) {
+        if (row.limits() != null && row.limits().contains(",")) {
+            return row.limits(); // several limits: the MBean words them, e.g. 20/1s, 300/1m
+        }
         LimitConfig config = rule.limiter().config();
         if (row.limit() < 0 || row.windowMillis() < 0) {
             return limit(rule);

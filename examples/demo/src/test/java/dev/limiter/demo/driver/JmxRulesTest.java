@@ -133,7 +133,7 @@ class JmxRulesTest {
             List<RuleRow> rows = jmx.read();
 
             assertThat(rows).containsExactly(new RuleRow("orders-per-client", "token-bucket", "enforce", 41, 7, 3, 2,
-                    30, 1000, 60));
+                    30, 1000, 60, null, List.of()));
             assertThat(jmx.limiterLine()).isEqualTo("RuleCount=7  ReloadCount=1  Enabled=true");
             assertThat(RuleTable.fromJmx(BundledRules.load(), rows).lines().get(2))
                     .startsWith("orders-per-client").contains("30/1s burst 60");

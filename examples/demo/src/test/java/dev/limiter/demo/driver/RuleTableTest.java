@@ -21,7 +21,8 @@ class RuleTableTest {
     @Test
     void jmxRowsFollowTheFileOrderAndMissingValuesShowAsDashes() {
         List<RuleRow> rows = List.of(new RuleRow("catalog-per-item", "fixed-window", "ENFORCE", 1234, 5, 0, 2, 5,
-                1000, 5), new RuleRow("api-cap-trial", "sliding-window", "DRY_RUN", 10, 0, 7, -1, -1, -1, -1));
+                1000, 5, null, List.of()), new RuleRow("api-cap-trial", "sliding-window", "DRY_RUN", 10, 0, 7, -1, -1,
+                -1, -1, null, List.of()));
         List<String> lines = RuleTable.fromJmx(rules, rows).lines();
         assertThat(lines.get(0)).startsWith("rule").contains("allowed", "rejected", "would-reject", "active keys");
         assertThat(lines.get(2)).startsWith("orders-per-client").endsWith("-");
@@ -33,13 +34,28 @@ class RuleTableTest {
 
     @Test
     void theLimitShownIsTheOneInForceAfterALiveReload() {
-        RuleRow unchanged = new RuleRow("orders-per-client", null, null, 0, 0, 0, 0, 10, 1000, 20);
-        RuleRow reloaded = new RuleRow("orders-per-client", null, null, 0, 0, 0, 0, 30, 2000, 30);
-        RuleRow noCapacity = new RuleRow("orders-per-client", null, null, 0, 0, 0, 0, 10, 1000, -1);
+        RuleRow unchanged = new RuleRow("orders-per-client", null, null, 0, 0, 0, 0, 10, 1000, 20, null, List.of());
+        RuleRow reloaded = new RuleRow("orders-per-client", null, null, 0, 0, 0, 0, 30, 2000, 30, null, List.of());
+        RuleRow noCapacity = new RuleRow("orders-per-client", null, null, 0, 0, 0, 0, 10, 1000, -1, null, List.of());
         assertThat(RuleTable.limit(rules.rule("orders-per-client"), unchanged)).isEqualTo("10/1s burst 20");
         assertThat(RuleTable.limit(rules.rule("orders-per-client"), reloaded)).isEqualTo("30/2s");
         assertThat(RuleTable.limit(rules.rule("orders-per-client"), noCapacity)).isEqualTo("10/1s burst 20");
         assertThat(RuleTable.fromJmx(rules, List.of(reloaded)).lines().get(2)).contains("30/2s");
+    }
+
+    @Test
+    void severalLimitsAndEachOverrideWithItsOwnCountsShowUnderTheRule() {
+        RuleRow search = new RuleRow("search-per-api-key", "sliding-window", "ENFORCE", 900, 40, 0, 3, 20, 1000, 20,
+                "20/1s, 300/1m", List.of(
+                        "gold: keys [team-gold] -> 50/1s, 2000/1m (allowed 480, rejected 0, would-reject 0)",
+                        "internal: keys [monitoring] -> unlimited (allowed 24, rejected 0, would-reject 0)"));
+        List<String> lines = RuleTable.fromJmx(rules, List.of(search)).lines();
+        assertThat(lines).anySatisfy(line -> assertThat(line).startsWith("search-per-api-key")
+                .contains("20/1s, 300/1m", "900"));
+        assertThat(lines).anySatisfy(line -> assertThat(line).startsWith("  + gold")
+                .contains("keys [team-gold]", "50/1s, 2000/1m", "480"));
+        assertThat(lines).anySatisfy(line -> assertThat(line).startsWith("  + internal").contains("unlimited", "24"));
+        assertThat(RuleTable.limit(rules.rule("search-per-api-key"))).isEqualTo("20/1s, 300/1m");
     }
 
     @Test
