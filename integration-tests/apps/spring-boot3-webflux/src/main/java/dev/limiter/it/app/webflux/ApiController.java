@@ -51,11 +51,12 @@ class ApiController {
         return gate(gate).asMono().map(opened -> "held " + name);
     }
 
-    @GetMapping(path = "/stream/{name}", produces = MediaType.TEXT_PLAIN_VALUE)
+    @GetMapping(path = "/stream/{name}", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     Flux<String> stream(@PathVariable("name") String name, @RequestParam(name = "n", defaultValue = "100") int n,
             @RequestParam(name = "ms", defaultValue = "100") long ms) {
         handled.incrementAndGet();
-        return Flux.interval(Duration.ZERO, Duration.ofMillis(ms)).take(n).map(i -> "tick " + i + "\n");
+        // delayElements, not interval: interval fails a subscriber that is slow to request (backpressure)
+        return Flux.range(0, n).delayElements(Duration.ofMillis(ms)).map(i -> "tick " + i);
     }
 
     @GetMapping("/fail/{name}")
