@@ -207,7 +207,7 @@ public final class LimiterTransformer implements ClassFileTransformer {
                 return true;
             }
         }
-        if (exactMask != 0 && (WeaveTarget.exactBits(name.replace('.', '/')) & exactMask) != 0) {
+        if ((WeaveTarget.exactBitsOfBinaryName(name) & exactMask) != 0) {
             return true;
         }
         int visible = apis.of(type.getClassLoader()) & targetMask;

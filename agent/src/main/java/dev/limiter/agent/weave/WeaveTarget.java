@@ -148,6 +148,16 @@ enum WeaveTarget {
         return 0;
     }
 
+    /** {@link #exactBits} for a binary name ({@code a.b.C}), as {@link Class#getName()} gives it. */
+    static int exactBitsOfBinaryName(String binaryName) {
+        for (WeaveTarget target : ALL) {
+            if ((target.bit & EXACT_CLASSES) != 0 && sameButSeparators(target.types[0], binaryName)) {
+                return target.bit;
+            }
+        }
+        return 0;
+    }
+
     /** {@link #bitOf} for a binary name ({@code a.b.C}), as {@link Class#getName()} gives it. */
     static int bitOfBinaryName(String binaryName) {
         for (WeaveTarget target : ALL) {
