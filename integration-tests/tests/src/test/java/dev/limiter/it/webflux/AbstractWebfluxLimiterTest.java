@@ -97,6 +97,19 @@ abstract class AbstractWebfluxLimiterTest {
     }
 
     @Test
+    void onlyTheWebfluxAdapterIsWoven() throws Exception {
+        assertThat(http.status("/api/items/woven")).isEqualTo(200);
+        ObjectName limiter = new ObjectName("dev.limiter:type=Limiter");
+        int[] woven = new int[1];
+        await("the limiter MBean").atMost(TIMEOUT).pollInterval(POLL).ignoreExceptions().until(() -> {
+            woven[0] = (Integer) jmx().connection().getAttribute(limiter, "WovenTypes");
+            return true;
+        });
+        // HttpWebHandlerAdapter; no servlet or mapper exists here, and the rules name no classes
+        assertThat(woven[0]).isEqualTo(1);
+    }
+
+    @Test
     void fixedWindowAdmitsExactlyTheLimitThenRejectsWithoutRunningTheHandler() {
         WindowGuard.awaitRoomInWindow(Duration.ofMinutes(1), Duration.ofSeconds(20));
         for (int i = 0; i < 5; i++) {
