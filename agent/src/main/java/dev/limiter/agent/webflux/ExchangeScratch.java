@@ -55,10 +55,14 @@ final class ExchangeScratch extends Call {
 
     /**
      * The decoded path within the application (what routing sees): the request's path without the context path
-     * ({@code spring.webflux.base-path}); the cut is kept for the next exchange of the same path.
+     * ({@code spring.webflux.base-path}) and without {@code ;} segment parameters, which Spring's routing ignores
+     * ({@link WebfluxPaths}); the cut is kept for the next exchange of the same path.
      */
     String path(WebfluxApi api, Object request) throws Throwable {
         String full = api.fullPath(request);
+        if (full != null && full.indexOf(';') >= 0) {
+            full = WebfluxPaths.withoutSegmentParameters(api.rawPath(request));
+        }
         String context = api.contextPath(request);
         if (full == null || context == null || context.isEmpty() || !full.startsWith(context)) {
             return full;

@@ -41,6 +41,7 @@ final class WebfluxApi {
 
     private final MethodHandle method;
     private final MethodHandle path;
+    private final MethodHandle rawPath;
     private final MethodHandle contextPath;
     private final MethodHandle requestHeaders;
     private final MethodHandle headerFirst;
@@ -64,7 +65,7 @@ final class WebfluxApi {
     }
 
     private WebfluxApi(ClassLoader loader) {
-        MethodHandle[] h = new MethodHandle[18];
+        MethodHandle[] h = new MethodHandle[19];
         Throwable failure = null;
         try {
             find(loader, h);
@@ -91,6 +92,7 @@ final class WebfluxApi {
         just = h[15];
         writeWith = h[16];
         doFinally = h[17];
+        rawPath = h[18];
     }
 
     private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
@@ -135,6 +137,9 @@ final class WebfluxApi {
         h[15] = lookup.findStatic(mono, "just", MethodType.methodType(mono, Object.class));
         h[16] = lookup.findVirtual(response, "writeWith", MethodType.methodType(mono, publisher));
         h[17] = lookup.findVirtual(mono, "doFinally", MethodType.methodType(mono, Consumer.class));
+        h[18] = MethodHandles.filterReturnValue(
+                lookup.findVirtual(request, "getURI", MethodType.methodType(java.net.URI.class)),
+                lookup.findVirtual(java.net.URI.class, "getRawPath", MethodType.methodType(String.class)));
         for (int i = 0; i < h.length; i++) {
             h[i] = h[i].asType(erased(h[i].type()));
         }
@@ -180,6 +185,11 @@ final class WebfluxApi {
     /** The decoded request path ({@code URI.getPath()}, kept by the URI), context path included. */
     String fullPath(Object request) throws Throwable {
         return (String) path.invokeExact(request);
+    }
+
+    /** The request path as sent (percent-encoded), context path included. */
+    String rawPath(Object request) throws Throwable {
+        return (String) rawPath.invokeExact(request);
     }
 
     /** The context path ({@code spring.webflux.base-path}) as sent, empty without one. */
