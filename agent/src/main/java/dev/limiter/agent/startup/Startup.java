@@ -17,6 +17,7 @@ import dev.limiter.agent.store.StoreRetention;
 import dev.limiter.agent.weave.LimiterTransformer;
 import dev.limiter.agent.weave.Reweaver;
 import dev.limiter.agent.weave.WeaverWarmUp;
+import dev.limiter.agent.webflux.WebfluxLimiter;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.SystemClock;
 import dev.limiter.redis.RedisStoreStats;
@@ -205,6 +206,7 @@ public final class Startup {
      */
     private void limit(RuleSetHolder holder, PendingServletDelegate gate) {
         LimiterBridge.installMethods(new MethodLimiter(holder, errors, ServletKeys.INSTANCE));
+        WebfluxLimiter.install(holder, errors);
         FirstRequestDelegate servlets = new FirstRequestDelegate(new ServletLimiter(holder, errors));
         if (gate == null) {
             LimiterBridge.install(servlets);

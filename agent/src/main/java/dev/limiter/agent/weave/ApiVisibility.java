@@ -60,6 +60,9 @@ final class ApiVisibility {
         }
         int bits = 0;
         for (WeaveTarget target : WeaveTarget.ALL) {
+            if (target.apiResource == null) {
+                continue; // found by class name alone (WeaveTarget.EXACT_CLASSES)
+            }
             try {
                 if (loader.getResource(target.apiResource) != null) {
                     bits |= target.bit;

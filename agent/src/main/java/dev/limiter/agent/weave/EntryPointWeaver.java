@@ -70,6 +70,9 @@ final class EntryPointWeaver {
                 return method;
             }
             changed = true;
+            if (target.advice == WeaveTarget.Advice.REACTIVE) {
+                return new ReactiveEntryAdvice(method, owner, descriptor, frames);
+            }
             return target.advice == WeaveTarget.Advice.SERVLET
                     ? new ServletEntryAdvice(method, owner, descriptor, frames)
                     : new MapperEntryAdvice(method, owner, descriptor, frames);

@@ -32,13 +32,16 @@ public final class LimiterTransformer implements ClassFileTransformer {
     private final ThrottledLog log;
     private final Consumer<String> onWoven;
     private final int targetMask;
+    /** The {@link WeaveTarget#EXACT_CLASSES} targets this transformer weaves, each in its one named class. */
+    private final int exactMask;
     private final ApiVisibility apis = new ApiVisibility();
     private final SuperTypes superTypes = new SuperTypes();
     private volatile ClassWeaver weaver;
     private final ThreadLocal<Boolean> busy = new ThreadLocal<>();
 
     private LimiterTransformer(int targetMask, ThrottledLog log, Consumer<String> onWoven) {
-        this.targetMask = targetMask;
+        this.targetMask = targetMask & ~WeaveTarget.EXACT_CLASSES;
+        this.exactMask = targetMask & WeaveTarget.EXACT_CLASSES;
         this.log = log;
         this.onWoven = onWoven;
     }
@@ -51,7 +54,8 @@ public final class LimiterTransformer implements ClassFileTransformer {
      * @param onWoven told the binary name of every class woven
      */
     public static LimiterTransformer create(ThrottledLog log, Consumer<String> onWoven) {
-        return new LimiterTransformer(WeaveTarget.SERVLETS | WeaveTarget.MAPPERS, log, onWoven);
+        return new LimiterTransformer(WeaveTarget.SERVLETS | WeaveTarget.MAPPERS | WeaveTarget.EXACT_CLASSES, log,
+                onWoven);
     }
 
     /** {@link #create} knowing the rules already. */
@@ -122,6 +126,12 @@ public final class LimiterTransformer implements ClassFileTransformer {
             return null;
         }
         try {
+            int exact = exactMask == 0 ? 0 : WeaveTarget.exactBits(internalName) & exactMask;
+            if (exact != 0) { // one named framework class (WebFlux's adapter): no rules, no super types to read
+                byte[] woven = EntryPointWeaver.weave(classFile, exact);
+                onWoven.accept(internalName.replace('/', '.'));
+                return woven;
+            }
             // up to the super-type walk nothing runs foreign code (a loader's methods), so the re-entrance
             // guard (a thread-local) is only taken after it: most classes never touch it
             int visible = apis.known(loader);
@@ -196,6 +206,9 @@ public final class LimiterTransformer implements ClassFileTransformer {
             if (current.namesMethodClass(name) || current.namesJaxrsClass(name)) {
                 return true;
             }
+        }
+        if ((WeaveTarget.exactBitsOfBinaryName(name) & exactMask) != 0) {
+            return true;
         }
         int visible = apis.of(type.getClassLoader()) & targetMask;
         return visible != 0 && !type.isInterface() && (LoadedClasses.targetsOf(type) & visible) != 0;

@@ -38,7 +38,16 @@ enum WeaveTarget {
             names("toResponse"), 0, Opcodes.ACC_STATIC | Opcodes.ACC_BRIDGE, Advice.MAPPER, "(L"),
     /** JAX-RS 3-4, the same in the {@code jakarta} namespace. */
     MAPPER_JAKARTA(types("jakarta/ws/rs/ext/ExceptionMapper"), "jakarta/ws/rs/ext/ExceptionMapper.class",
-            names("toResponse"), 0, Opcodes.ACC_STATIC | Opcodes.ACC_BRIDGE, Advice.MAPPER, "(L");
+            names("toResponse"), 0, Opcodes.ACC_STATIC | Opcodes.ACC_BRIDGE, Advice.MAPPER, "(L"),
+    /**
+     * Spring WebFlux 6-7 (Boot 3-4), any server: {@code HttpWebHandlerAdapter.handle(ServerHttpRequest,
+     * ServerHttpResponse)}, that one class only ({@link #exactBits}): no super-type walk and no visibility check
+     * (no api resource), so a WebFlux application's many {@code handle} methods cost nothing.
+     */
+    WEBFLUX(types("org/springframework/web/server/adapter/HttpWebHandlerAdapter"), null, names("handle"),
+            Opcodes.ACC_PUBLIC, Opcodes.ACC_STATIC, Advice.REACTIVE,
+            "(Lorg/springframework/http/server/reactive/ServerHttpRequest;"
+                    + "Lorg/springframework/http/server/reactive/ServerHttpResponse;)Lreactor/core/publisher/Mono;");
 
     /** The advice a target weaves, as constants (inlined: this class is never loaded). */
     static final class Advice {
@@ -46,18 +55,25 @@ enum WeaveTarget {
         static final int SERVLET = 0;
         /** {@link MapperEntryAdvice}: methods of one object argument (the exception) that return an object. */
         static final int MAPPER = 1;
+        /** {@link ReactiveEntryAdvice}: (request, response) methods that return the exchange's publisher. */
+        static final int REACTIVE = 2;
     }
 
     /** Every target, in bit order ({@code values()} copies its array on each call). */
     static final WeaveTarget[] ALL = values();
     static final int SERVLETS = SERVLET_JAVAX.bit | SERVLET_JAKARTA.bit;
     static final int MAPPERS = MAPPER_JAVAX.bit | MAPPER_JAKARTA.bit;
+    /** Targets woven in one named class only, found by its name ({@link #exactBits}). */
+    static final int EXACT_CLASSES = WEBFLUX.bit;
 
     /** This target's bit in the masks of targets. */
     final int bit = 1 << ordinal();
     /** Internal names ({@code a/b/C}) of the types whose implementations are woven. */
     final String[] types;
-    /** The class file a loader finds as a resource if it can see this target's API. */
+    /**
+     * The class file a loader finds as a resource if it can see this target's API; null for the
+     * {@link #EXACT_CLASSES} targets, which are found by their class name alone.
+     */
     final String apiResource;
     /**
      * Names of the woven methods: a class whose constant pool holds none of them cannot declare one
@@ -100,6 +116,9 @@ enum WeaveTarget {
                 || !descriptor.startsWith(descriptorStart)) {
             return false;
         }
+        if (advice == Advice.REACTIVE) {
+            return descriptor.length() == descriptorStart.length(); // the whole descriptor
+        }
         if (advice == Advice.SERVLET) {
             // (request, response) or (request, response, chain), returning nothing
             return descriptor.endsWith(")V") && (descriptor.length() == descriptorStart.length() + 2
@@ -113,6 +132,26 @@ enum WeaveTarget {
     static int bitOf(String internalName) {
         for (WeaveTarget target : ALL) {
             if (isOneOf(internalName, target.types)) {
+                return target.bit;
+            }
+        }
+        return 0;
+    }
+
+    /** The bits of the {@link #EXACT_CLASSES} targets woven in the class named {@code internalName}, else 0. */
+    static int exactBits(String internalName) {
+        for (WeaveTarget target : ALL) {
+            if ((target.bit & EXACT_CLASSES) != 0 && target.types[0].equals(internalName)) {
+                return target.bit;
+            }
+        }
+        return 0;
+    }
+
+    /** {@link #exactBits} for a binary name ({@code a.b.C}), as {@link Class#getName()} gives it. */
+    static int exactBitsOfBinaryName(String binaryName) {
+        for (WeaveTarget target : ALL) {
+            if ((target.bit & EXACT_CLASSES) != 0 && sameButSeparators(target.types[0], binaryName)) {
                 return target.bit;
             }
         }

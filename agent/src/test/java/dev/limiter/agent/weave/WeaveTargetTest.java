@@ -36,13 +36,25 @@ class WeaveTargetTest {
             assertThat(all & target.bit).as(target + " shares no bit").isZero();
             all |= target.bit;
         }
-        assertThat(WeaveTarget.SERVLETS | WeaveTarget.MAPPERS).isEqualTo(all);
+        assertThat(WeaveTarget.SERVLETS | WeaveTarget.MAPPERS | WeaveTarget.EXACT_CLASSES).isEqualTo(all);
         assertThat(WeaveTarget.SERVLETS & WeaveTarget.MAPPERS).isZero();
+        assertThat((WeaveTarget.SERVLETS | WeaveTarget.MAPPERS) & WeaveTarget.EXACT_CLASSES).isZero();
         assertThat(all).as("cached boxed Integers").isLessThanOrEqualTo(127);
     }
 
+    /** The targets woven in one named class (no API resource, no implementations): ReactiveEntryAdviceTest. */
+    @Test
+    void anExactClassTargetIsFoundByItsNameOnly() {
+        String adapter = "org/springframework/web/server/adapter/HttpWebHandlerAdapter";
+        assertThat(WeaveTarget.exactBits(adapter)).isEqualTo(WeaveTarget.WEBFLUX.bit);
+        assertThat(WeaveTarget.exactBitsOfBinaryName(adapter.replace('/', '.'))).isEqualTo(WeaveTarget.WEBFLUX.bit);
+        assertThat(WeaveTarget.exactBits(adapter + "Subclass")).isZero();
+        assertThat(WeaveTarget.exactBits("javax/servlet/http/HttpServlet")).isZero();
+        assertThat(WeaveTarget.WEBFLUX.apiResource).isNull();
+    }
+
     @ParameterizedTest
-    @EnumSource(WeaveTarget.class)
+    @EnumSource(value = WeaveTarget.class, names = "WEBFLUX", mode = EnumSource.Mode.EXCLUDE)
     void aLoaderThatSeesTheApiSeesTheTarget(WeaveTarget target) throws Exception {
         List<String> typeFiles = new ArrayList<>();
         for (String type : target.types) {
@@ -57,7 +69,7 @@ class WeaveTargetTest {
     }
 
     @ParameterizedTest
-    @EnumSource(WeaveTarget.class)
+    @EnumSource(value = WeaveTarget.class, names = "WEBFLUX", mode = EnumSource.Mode.EXCLUDE)
     void everyTypeDeclaresAWovenMethodAndAnImplementationOfItIsWoven(WeaveTarget target) throws Exception {
         for (String type : target.types) {
             Class<?> api = apiType(type);

@@ -36,7 +36,11 @@ public enum TestApp {
             Kind.JAXRS_ON_SERVLET),
     RESTEASY7_UNDERTOW("resteasy7-undertow", "dev.limiter.it.app.resteasy.ResteasyUndertowApp",
             Kind.JAXRS_ON_SERVLET),
-    JERSEY4_JDK_HTTP("jersey4-jdk-http", "dev.limiter.it.app.jdkhttp.JerseyJdkHttpApp", Kind.JAXRS_WITHOUT_SERVLET);
+    JERSEY4_JDK_HTTP("jersey4-jdk-http", "dev.limiter.it.app.jdkhttp.JerseyJdkHttpApp", Kind.JAXRS_WITHOUT_SERVLET),
+    /** Spring Boot 3.5 WebFlux on Reactor Netty: no servlet API at all. */
+    SPRING_BOOT3_WEBFLUX("spring-boot3-webflux", "dev.limiter.it.app.webflux.WebfluxApp", Kind.WEBFLUX),
+    /** The same WebFlux application built against Spring Boot 4.0 (Spring 7). */
+    SPRING_BOOT4_WEBFLUX("spring-boot4-webflux", "dev.limiter.it.app.webflux.WebfluxApp", Kind.WEBFLUX);
 
     /** What a server serves, and whether a servlet container is in front of it. */
     public enum Kind {
@@ -45,7 +49,9 @@ public enum TestApp {
         /** The shared JAX-RS application at {@code /rest/*} through a servlet container. */
         JAXRS_ON_SERVLET,
         /** The shared JAX-RS application at {@code /rest} on a runtime with no servlet container. */
-        JAXRS_WITHOUT_SERVLET
+        JAXRS_WITHOUT_SERVLET,
+        /** The WebFlux test application (apps/spring-boot3-webflux) on Reactor Netty. */
+        WEBFLUX
     }
 
     /** How the JVM is given the application. */
@@ -83,7 +89,8 @@ public enum TestApp {
 
     /** The servers serving the shared JAX-RS application, with or without a servlet container. */
     public static List<TestApp> jaxrs() {
-        return Arrays.stream(values()).filter(app -> app.kind != Kind.SERVLET).toList();
+        return Arrays.stream(values())
+                .filter(app -> app.kind == Kind.JAXRS_ON_SERVLET || app.kind == Kind.JAXRS_WITHOUT_SERVLET).toList();
     }
 
     public String mainClass() {

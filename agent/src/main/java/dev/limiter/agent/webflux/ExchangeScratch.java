@@ -1,0 +1,129 @@
+package dev.limiter.agent.webflux;
+
+import dev.limiter.agent.decision.Call;
+import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleSet;
+import java.net.InetAddress;
+
+/**
+ * Per-thread buffers for one exchange's decision (an event loop serves many exchanges, one at a time), reused so
+ * that an allowed exchange for an existing key allocates nothing on the agent's side: the matched rules (kept for
+ * the next exchange of the same method and path, as the servlet adapter does), the peer's address text (kept
+ * for the next exchange from the same address: {@code getHostAddress()} makes a new string each call), the
+ * path within the application, the header writer, and what every decision keeps ({@link Call}).
+ */
+final class ExchangeScratch extends Call {
+
+    Rule[] matched = new Rule[8];
+    private RuleSet lastRules;
+    private String lastMethod;
+    private String lastPath;
+    private int lastCount;
+
+    private InetAddress lastPeer;
+    private String lastPeerText;
+
+    private String lastFullPath;
+    private String lastContext;
+    private String lastAppPath;
+
+    final WebfluxHeaders headers = new WebfluxHeaders();
+
+    /** The exchange being decided: set by {@link #begin}, cleared by {@link #end}. */
+    private RuleSet rules;
+    private WebfluxApi api;
+    private Object request;
+    private String path;
+
+    /** The rules matching {@code method} and {@code path} into {@link #matched}; their count. */
+    int match(RuleSet rules, String method, String path) {
+        if (rules == lastRules && path != null && path.equals(lastPath) && method != null
+                && method.equals(lastMethod)) {
+            return lastCount;
+        }
+        if (matched.length < rules.maxHttpMatches()) {
+            matched = new Rule[rules.maxHttpMatches()];
+        }
+        lastRules = null; // not valid while matched[] is being overwritten
+        int count = rules.matchHttp(method, path, matched);
+        lastMethod = method;
+        lastPath = path;
+        lastCount = count;
+        lastRules = rules;
+        return count;
+    }
+
+    /**
+     * The decoded path within the application (what routing sees): the request's path without the context path
+     * ({@code spring.webflux.base-path}) and without {@code ;} segment parameters, which Spring's routing ignores
+     * ({@link WebfluxPaths}); the cut is kept for the next exchange of the same path.
+     */
+    String path(WebfluxApi api, Object request) throws Throwable {
+        String full = api.fullPath(request);
+        if (full != null && full.indexOf(';') >= 0) {
+            full = WebfluxPaths.withoutSegmentParameters(api.rawPath(request));
+        }
+        String context = api.contextPath(request);
+        if (full == null || context == null || context.isEmpty() || !full.startsWith(context)) {
+            return full;
+        }
+        if (full.equals(lastFullPath) && context.equals(lastContext)) {
+            return lastAppPath;
+        }
+        String cut = full.length() == context.length() ? "/" : full.substring(context.length());
+        lastFullPath = full;
+        lastContext = context;
+        lastAppPath = cut;
+        return cut;
+    }
+
+    /** The text of the peer address, kept while the same address keeps coming ({@code equals} compares bytes). */
+    String peerText(InetAddress peer) {
+        if (peer == null) {
+            return null;
+        }
+        if (peer.equals(lastPeer)) {
+            return lastPeerText;
+        }
+        String text = peer.getHostAddress();
+        lastPeer = peer;
+        lastPeerText = text;
+        return text;
+    }
+
+    void begin(RuleSet rules, WebfluxApi api, Object request, String path) {
+        this.rules = rules;
+        this.api = api;
+        this.request = request;
+        this.path = path;
+    }
+
+    /** Drops the exchange (the matches and the address text stay): a thread's buffers never keep a request. */
+    void end() {
+        rules = null;
+        api = null;
+        request = null;
+        path = null;
+        bindingRule = null;
+    }
+
+    @Override
+    protected String key(Rule rule, int index) throws Throwable {
+        return WebfluxKeys.key(rule, rules, api, request, path, this);
+    }
+
+    @Override
+    protected String missingKey(Rule rule, int index) {
+        return WebfluxKeys.missing(rule);
+    }
+
+    @Override
+    protected String where() {
+        return "";
+    }
+
+    @Override
+    protected String noun() {
+        return "request";
+    }
+}

@@ -1,0 +1,426 @@
+package dev.limiter.it.webflux;
+
+import static dev.limiter.it.harness.RateLimitHeaders.describe;
+import static dev.limiter.it.harness.RateLimitHeaders.draft;
+import static dev.limiter.it.harness.RateLimitHeaders.number;
+import static dev.limiter.it.harness.RateLimitHeaders.policy;
+import static dev.limiter.it.harness.RateLimitHeaders.retryAfter;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.limiter.it.harness.Agent;
+import dev.limiter.it.harness.AttachedJmx;
+import dev.limiter.it.harness.ForkedServer;
+import dev.limiter.it.harness.HttpApi;
+import dev.limiter.it.harness.RateLimitHeaders.Draft;
+import dev.limiter.it.harness.RulesFile;
+import dev.limiter.it.harness.ServerLogs;
+import dev.limiter.it.harness.TestApp;
+import dev.limiter.it.harness.WindowGuard;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The HTTP contract of the agent on Spring WebFlux (Reactor Netty, no servlet API), one real server per subclass
+ * (one per Boot version) with the built agent jar: the same {@code http:} rules, 429s, headers and body as the
+ * servlet matrix ({@code AbstractLimiterServerTest}, whose assertions these mirror), every key kind, dry-run,
+ * reloads both ways, JMX counts, and {@code concurrency} permits given back on complete, error and a client
+ * that disconnects mid-stream, never twice. One JVM serves every scenario; each owns a rule and a path
+ * ({@link WebfluxScenarioRules}).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractWebfluxLimiterTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration POLL = Duration.ofMillis(200);
+    private static final Pattern BODY = Pattern.compile(
+            "\\{\"type\":\"rate-limited\",\"rule\":\"([^\"]+)\",\"retry_after\":(\\d+)}");
+
+    @RegisterExtension
+    final ServerLogs servers = new ServerLogs();
+
+    private RulesFile rules;
+    private WebfluxScenarioRules current;
+    private ForkedServer server;
+    private HttpApi http;
+    private String jmxMarker;
+    private AttachedJmx jmx;
+
+    /** The server under test. */
+    protected abstract TestApp app();
+
+    @BeforeAll
+    void startServer() {
+        rules = RulesFile.create("rules.yml");
+        current = WebfluxScenarioRules.initial();
+        rules.write(current.render(rules.nextVersion()));
+        jmxMarker = AttachedJmx.newMarker();
+        server = servers.track(ForkedServer.start(app(), getClass().getSimpleName() + "-server",
+                List.of(AttachedJmx.markerOption(jmxMarker), Agent.option(rules.path()))));
+        http = server.http();
+    }
+
+    @AfterAll
+    void stopServer() {
+        if (jmx != null) {
+            jmx.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        rules.delete();
+    }
+
+    @Test
+    void startupBannerNamesTheRulesFileAndTheRuleCount() {
+        server.awaitOutput("limiter \\S+ started: rules \\S*rules\\.yml, " + WebfluxScenarioRules.RULE_COUNT
+                + " rules", Duration.ofSeconds(10));
+    }
+
+    @Test
+    void onlyTheWebfluxAdapterIsWoven() throws Exception {
+        assertThat(http.status("/api/items/woven")).isEqualTo(200);
+        ObjectName limiter = new ObjectName("dev.limiter:type=Limiter");
+        int[] woven = new int[1];
+        await("the limiter MBean").atMost(TIMEOUT).pollInterval(POLL).ignoreExceptions().until(() -> {
+            woven[0] = (Integer) jmx().connection().getAttribute(limiter, "WovenTypes");
+            return true;
+        });
+        // HttpWebHandlerAdapter; no servlet or mapper exists here, and the rules name no classes
+        assertThat(woven[0]).isEqualTo(1);
+    }
+
+    @Test
+    void fixedWindowAdmitsExactlyTheLimitThenRejectsWithoutRunningTheHandler() {
+        WindowGuard.awaitRoomInWindow(Duration.ofMinutes(1), Duration.ofSeconds(20));
+        for (int i = 0; i < 5; i++) {
+            HttpResponse<String> response = http.get("/api/items/exact");
+            long now = System.currentTimeMillis() / 1000;
+            assertThat(response.statusCode()).as(describe(response)).isEqualTo(200);
+            assertThat(response.body()).isEqualTo("item exact");
+            assertRateLimitHeaders(response, "exact", 5, 60, 4 - i, now);
+        }
+        long handled = http.number("/app/handled");
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> response = http.get("/api/items/exact");
+            long now = System.currentTimeMillis() / 1000;
+            assertRejected(response, "exact", 60);
+            assertRateLimitHeaders(response, "exact", 5, 60, 0, now);
+        }
+        assertThat(http.number("/app/handled")).as("handlers run for 3 rejected requests").isEqualTo(handled);
+    }
+
+    @Test
+    void dryRunNeverRejectsButCountsWouldReject() {
+        for (int i = 0; i < 6; i++) {
+            HttpResponse<String> response = http.get("/api/items/dry");
+            assertThat(response.statusCode()).as("request %d past a dry-run limit of 2: %s", i + 1, describe(response))
+                    .isEqualTo(200);
+            assertThat(response.body()).isEqualTo("item dry");
+        }
+        assertThat(attribute("dry", "WouldReject")).isEqualTo(4);
+        assertThat(attribute("dry", "Rejected")).isZero();
+        // switched to enforce, the same budget is already spent
+        apply(current.withDryMode("enforce"));
+        assertRejected(http.get("/api/items/dry"), "dry", 3600);
+    }
+
+    @Test
+    void jmxCountsWhatHttpSaw() {
+        int ok = 0;
+        int rejected = 0;
+        for (int i = 0; i < 7; i++) {
+            int status = http.status("/api/items/counted");
+            if (status == 200) {
+                ok++;
+            } else if (status == 429) {
+                rejected++;
+            }
+        }
+        assertThat(ok).isEqualTo(3);
+        assertThat(rejected).isEqualTo(4);
+        assertThat(attribute("counted", "Allowed")).isEqualTo(ok);
+        assertThat(attribute("counted", "Rejected")).isEqualTo(rejected);
+    }
+
+    @Test
+    void forwardedForIsIgnoredFromUntrustedPeersAndHonouredFromTrustedOnes() {
+        assertThat(http.status("/api/items/xff-untrusted", "X-Forwarded-For", "1.1.1.1")).isEqualTo(200);
+        assertThat(http.status("/api/items/xff-untrusted", "X-Forwarded-For", "2.2.2.2")).isEqualTo(200);
+        assertRejected(http.get("/api/items/xff-untrusted", "X-Forwarded-For", "3.3.3.3"), "xff-untrusted", 3600);
+        assertRejected(http.get("/api/items/xff-untrusted", "Forwarded", "for=4.4.4.4"), "xff-untrusted", 3600);
+
+        apply(current.trusting("127.0.0.1/32"));
+        String path = "/api/items/xff-trusted";
+        assertThat(http.status(path, "X-Forwarded-For", "1.1.1.1")).isEqualTo(200);
+        assertThat(http.status(path, "X-Forwarded-For", "1.1.1.1")).isEqualTo(200);
+        assertRejected(http.get(path, "X-Forwarded-For", "1.1.1.1"), "xff-trusted", 3600);
+        assertThat(http.status(path, "X-Forwarded-For", "2.2.2.2")).as("another client").isEqualTo(200);
+        assertThat(http.status(path, "X-Forwarded-For", "1.1.1.1, 7.7.7.7")).isEqualTo(200);
+        assertThat(http.status(path, "X-Forwarded-For", "7.7.7.7, 127.0.0.1")).isEqualTo(200);
+        assertRejected(http.get(path, "X-Forwarded-For", "7.7.7.7"), "xff-trusted", 3600);
+        assertThat(http.status(path)).as("no header: the peer itself").isEqualTo(200);
+    }
+
+    @Test
+    void keysFromAHeaderAQueryParameterAPathParameterAndGlobal() {
+        assertThat(http.status("/api/items/by-header", "X-Api-Key", "alice")).isEqualTo(200);
+        assertRejected(http.get("/api/items/by-header", "X-Api-Key", "alice"), "by-header", 3600);
+        assertThat(http.status("/api/items/by-header", "X-Api-Key", "bob")).as("another key").isEqualTo(200);
+        // Spring routes /x;p=1 as /x: a segment parameter is no way around a rule
+        assertRejected(http.get("/api/items/by-header;v=2", "X-Api-Key", "bob"), "by-header", 3600);
+
+        assertThat(http.status("/api/items/by-param?user=alice")).isEqualTo(200);
+        assertRejected(http.get("/api/items/by-param?user=alice&other=1"), "by-param", 3600);
+        assertThat(http.status("/api/items/by-param?user=bob")).as("another key").isEqualTo(200);
+
+        HttpResponse<String> alice = http.get("/api/users/alice");
+        assertThat(alice.statusCode()).as(describe(alice)).isEqualTo(200);
+        assertThat(alice.body()).isEqualTo("user alice");
+        assertRejected(http.get("/api/users/alice"), "by-path-param", 3600);
+        assertThat(http.status("/api/users/bob")).as("another key").isEqualTo(200);
+
+        assertThat(http.status("/api/hello", "X-Api-Key", "alice")).isEqualTo(200);
+        assertThat(http.status("/api/hello", "X-Api-Key", "bob")).isEqualTo(200);
+        assertRejected(http.get("/api/hello", "X-Api-Key", "carol"), "global", 3600);
+    }
+
+    @Test
+    void principalIsAMissingKeySoOnErrorDecides() {
+        // WebFlux has no principal before its handler: on-error reject fails closed, the default allow opens
+        HttpResponse<String> closed = http.get("/api/items/principal");
+        assertRejected(closed, "by-principal", 1);
+        for (int i = 0; i < 3; i++) {
+            assertThat(http.status("/api/items/principal-open")).as("on-error: allow").isEqualTo(200);
+        }
+        assertThat(attribute("by-principal-open", "Errors")).isEqualTo(3);
+    }
+
+    @Test
+    void aLiveReloadRaisesAndLowersTheLimit() {
+        assertThat(http.status("/api/items/reload")).isEqualTo(200);
+        assertThat(http.status("/api/items/reload")).isEqualTo(200);
+        assertRejected(http.get("/api/items/reload"), "reload", 3600);
+
+        WebfluxScenarioRules raised = current.withReloadLimit(50);
+        rules.write(raised.render(rules.nextVersion()));
+        await("limit 2 -> 50 is live").atMost(TIMEOUT).pollInterval(POLL)
+                .until(() -> http.status("/api/items/reload") == 200);
+        current = raised;
+        HttpResponse<String> response = http.get("/api/items/reload");
+        assertThat(response.statusCode()).as(describe(response)).isEqualTo(200);
+        assertThat(policy(response)).isEqualTo("\"reload\";q=50;w=3600");
+
+        apply(current.withReloadLimit(1));
+        HttpResponse<String> lowered = http.get("/api/items/reload");
+        assertRejected(lowered, "reload", 3600);
+        assertThat(policy(lowered)).isEqualTo("\"reload\";q=1;w=3600");
+    }
+
+    @Test
+    void concurrencyRejectsExactlyTheExcessAndPermitsComeBackOnCompleteAndOnError() {
+        assertConcurrencyLimit("h1", 5, 2);
+        assertConcurrencyLimit("h2", 2, 2);
+
+        // a handler whose Mono fails gives its permit back: five failures in a row, none rejected. The permit
+        // comes back when the exchange's Mono ends, just after the last byte went out, so the client may see the
+        // 500 a moment before: each round waits for it (never released is what fails here)
+        for (int i = 0; i < 5; i++) {
+            HttpResponse<String> failed = http.get("/fail/boom");
+            assertThat(failed.statusCode()).as("failing request %d: %s", i + 1, describe(failed)).isEqualTo(500);
+            awaitPermits("failing", 1);
+        }
+        assertThat(attribute("failing", "Rejected")).isZero();
+    }
+
+    @Test
+    void aClientThatDisconnectsMidStreamGivesItsPermitBackOnce() throws Exception {
+        // twenty clients read the first event of a long stream and hang up: each cancel must release once
+        for (int i = 0; i < 20; i++) {
+            try (Socket client = openStream("/stream/cut?n=1000&ms=50")) {
+                assertThat(readUntil(client, "tick 0")).as("stream %d", i).contains("200");
+            }
+        }
+        awaitPermits("streams", 2);
+
+        // no permit was released twice: the limit still holds exactly 2 streams
+        try (Socket first = openStream("/stream/one?n=1000&ms=50");
+                Socket second = openStream("/stream/two?n=1000&ms=50")) {
+            assertThat(readUntil(first, "tick 0")).contains("200");
+            assertThat(readUntil(second, "tick 0")).contains("200");
+            assertThat(remaining("streams")).isZero();
+            HttpResponse<String> third = http.get("/stream/three?n=1&ms=1");
+            assertRejected(third, "streams", Long.MAX_VALUE);
+        }
+        awaitPermits("streams", 2);
+        HttpResponse<String> next = http.get("/stream/next?n=2&ms=1");
+        assertThat(next.statusCode()).as(describe(next)).isEqualTo(200);
+        assertThat(next.body()).contains("tick 1");
+        awaitPermits("streams", 2);
+    }
+
+    // ---- helpers
+
+    private void apply(WebfluxScenarioRules next) {
+        int version = rules.nextVersion();
+        rules.write(next.render(version));
+        await("rules version " + version + " is live").atMost(TIMEOUT).pollInterval(POLL)
+                .until(() -> http.status(WebfluxScenarioRules.markerPath(version)) == 429);
+        current = next;
+    }
+
+    /** {@code parallel} requests held at a gate: exactly {@code limit} reach it, the rest are rejected at once. */
+    private void assertConcurrencyLimit(String gate, int parallel, int limit) {
+        List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
+        for (int i = 0; i < parallel; i++) {
+            responses.add(http.getAsync("/hold/x?gate=" + gate));
+        }
+        String arrivals = "/app/gate?name=" + gate;
+        try {
+            await(parallel + " held requests admitted or rejected").atMost(TIMEOUT).pollInterval(POLL)
+                    .until(() -> http.number(arrivals) > limit
+                            || http.number(arrivals) + completed(responses).size() == parallel);
+            assertThat(http.number(arrivals)).as("requests admitted at once, concurrency limit %d", limit)
+                    .isEqualTo(limit);
+            for (HttpResponse<String> rejected : completed(responses)) {
+                assertRejected(rejected, "held", Long.MAX_VALUE);
+            }
+        } finally {
+            http.get("/app/release?name=" + gate);
+        }
+        List<Integer> expected = new ArrayList<>();
+        for (int i = 0; i < parallel; i++) {
+            expected.add(i < limit ? 200 : 429);
+        }
+        List<Integer> statuses = new ArrayList<>();
+        for (CompletableFuture<HttpResponse<String>> response : responses) {
+            statuses.add(response.orTimeout(90, TimeUnit.SECONDS).join().statusCode());
+        }
+        assertThat(statuses).containsExactlyInAnyOrderElementsOf(expected);
+        awaitPermits("held", limit);
+    }
+
+    private static List<HttpResponse<String>> completed(List<CompletableFuture<HttpResponse<String>>> responses) {
+        List<HttpResponse<String>> done = new ArrayList<>();
+        for (CompletableFuture<HttpResponse<String>> response : responses) {
+            if (response.isDone()) {
+                done.add(response.join());
+            }
+        }
+        return done;
+    }
+
+    /** A raw HTTP/1.1 GET whose response the caller reads a little of ({@link #readUntil}) and then hangs up. */
+    private Socket openStream(String pathAndQuery) throws IOException {
+        Socket socket = new Socket("127.0.0.1", server.port());
+        socket.setSoTimeout(20_000);
+        OutputStream out = socket.getOutputStream();
+        out.write(("GET " + pathAndQuery + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        return socket;
+    }
+
+    /** What the socket gave until {@code marker} was in it (the status line first). */
+    private static String readUntil(Socket socket, String marker) {
+        StringBuilder seen = new StringBuilder();
+        byte[] buffer = new byte[512];
+        try {
+            InputStream in = socket.getInputStream();
+            while (seen.indexOf(marker) < 0) {
+                int n = in.read(buffer);
+                if (n < 0) {
+                    break;
+                }
+                seen.append(new String(buffer, 0, n, StandardCharsets.US_ASCII));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading until " + marker + " after: " + seen, e);
+        }
+        assertThat(seen.toString()).as("stream").contains(marker);
+        return seen.toString();
+    }
+
+    private void awaitPermits(String rule, long limit) {
+        await("all " + limit + " permits of " + rule + " back").atMost(TIMEOUT).pollInterval(POLL)
+                .ignoreExceptions() // the MBeans register a moment after the first request
+                .until(() -> remaining(rule) == limit);
+    }
+
+    private long remaining(String rule) throws Exception {
+        return (Long) jmx().connection().invoke(ruleName(rule), "remaining", new Object[] {""},
+                new String[] {String.class.getName()});
+    }
+
+    private long attribute(String rule, String attribute) {
+        long[] value = new long[1];
+        await(rule + "." + attribute + " readable").atMost(TIMEOUT).pollInterval(POLL).ignoreExceptions()
+                .until(() -> {
+                    value[0] = ((Number) jmx().connection().getAttribute(ruleName(rule), attribute)).longValue();
+                    return true;
+                });
+        return value[0];
+    }
+
+    private AttachedJmx jmx() {
+        if (jmx == null) {
+            jmx = AttachedJmx.attach(jmxMarker);
+        }
+        return jmx;
+    }
+
+    private static ObjectName ruleName(String rule) {
+        try {
+            return new ObjectName("dev.limiter:type=Rule,name=" + rule);
+        } catch (MalformedObjectNameException e) {
+            throw new IllegalArgumentException(rule, e);
+        }
+    }
+
+    /** 429, Retry-After in [1, maxRetryAfter], the configured body and content type: as on servlets. */
+    private static void assertRejected(HttpResponse<String> response, String rule, long maxRetryAfter) {
+        assertThat(response.statusCode()).as(describe(response)).isEqualTo(429);
+        long retryAfter = retryAfter(response);
+        assertThat(retryAfter).as(describe(response)).isBetween(1L, maxRetryAfter);
+        assertThat(response.headers().firstValue("Content-Type")).as(describe(response))
+                .hasValueSatisfying(type -> assertThat(type).startsWith(WebfluxScenarioRules.RESPONSE_CONTENT_TYPE));
+        Matcher body = BODY.matcher(response.body());
+        assertThat(body.matches()).as("configured body: %s", describe(response)).isTrue();
+        assertThat(body.group(1)).isEqualTo(rule);
+        assertThat(Long.parseLong(body.group(2))).isBetween(1L, maxRetryAfter);
+    }
+
+    /** Draft and legacy headers ({@code headers: both}) describing {@code rule}, read at epoch second {@code now}. */
+    private static void assertRateLimitHeaders(HttpResponse<String> response, String rule, long limit,
+            long windowSeconds, long remaining, long now) {
+        assertThat(policy(response)).as(describe(response))
+                .isEqualTo("\"" + rule + "\";q=" + limit + ";w=" + windowSeconds);
+        Draft draft = draft(response);
+        assertThat(draft.rule()).isEqualTo(rule);
+        assertThat(draft.remaining()).as(describe(response)).isEqualTo(remaining);
+        assertThat(draft.resetSeconds()).as(describe(response)).isBetween(0L, windowSeconds);
+        assertThat(number(response, "X-RateLimit-Limit")).isEqualTo(limit);
+        assertThat(number(response, "X-RateLimit-Remaining")).isEqualTo(remaining);
+        assertThat(number(response, "X-RateLimit-Reset")).as(describe(response))
+                .isBetween(now - 2, now + windowSeconds + 2);
+    }
+}
