@@ -112,6 +112,20 @@ final class ExchangeScratch extends Call {
         return WebfluxKeys.key(rule, rules, api, request, path, this);
     }
 
+    /** A condition's header: the request's first value. */
+    @Override
+    public String header(String name) throws Throwable {
+        return api.header(request, name);
+    }
+
+    /** A condition's client address, after the trusted proxies. */
+    @Override
+    public String clientAddress() throws Throwable {
+        return WebfluxKeys.clientAddress(rules.clientIp(), api, request, this);
+    }
+
+    // isUserInRole stays false: WebFlux supplies no user before the handler runs (docs/rules.md)
+
     @Override
     protected String missingKey(Rule rule, int index) {
         return WebfluxKeys.missing(rule);

@@ -49,15 +49,21 @@ final class WebfluxKeys {
                 + " runs; its on-error decides";
     }
 
-    /** The peer address unless the peer is a trusted proxy, as for servlets ({@link ClientIpResolver}). */
+    /** The client's key: its address, an IPv6 client by its network ({@link ClientIpResolver#key}). */
     private static String clientIp(ClientIpResolver resolver, WebfluxApi api, Object request,
             ExchangeScratch scratch) throws Throwable {
+        return resolver.key(clientAddress(resolver, api, request, scratch));
+    }
+
+    /** The peer address unless the peer is a trusted proxy, as for servlets ({@link ClientIpResolver}). */
+    static String clientAddress(ClientIpResolver resolver, WebfluxApi api, Object request, ExchangeScratch scratch)
+            throws Throwable {
         InetSocketAddress remote = api.remoteAddress(request);
         String peer = remote == null ? null : scratch.peerText(remote.getAddress());
         if (peer == null || !resolver.isTrusted(peer)) {
-            return resolver.key(peer);
+            return peer;
         }
-        return resolver.key(resolver.resolve(peer, api.headerLines(request, "X-Forwarded-For"),
-                api.headerLines(request, "Forwarded")));
+        return resolver.resolve(peer, api.headerLines(request, "X-Forwarded-For"),
+                api.headerLines(request, "Forwarded"));
     }
 }

@@ -83,11 +83,12 @@ public final class WebfluxLimiter implements ReactiveDelegate {
             scratch.begin(rules, api, request, path);
             Rule rejecting = decider.decide(scratch.matched, count, scratch);
             if (rejecting != null) {
-                return responses.reject(api, response, rules.response(), rejecting, scratch.out, scratch.headers, log);
+                return responses.reject(api, response, rules.response(), rejecting, scratch.rejectText, scratch.out,
+                        scratch.headers, log);
             }
             if (scratch.bindingRule != null) {
-                responses.headers(api, response, rules.response(), scratch.bindingRule, scratch.binding,
-                        scratch.headers, log);
+                responses.headers(api, response, rules.response(), scratch.bindingRule, scratch.bindingText,
+                        scratch.binding, scratch.headers, log);
             }
             if (scratch.permits.height() > 0) {
                 ReactiveBridge.hold(new PermitRelease(scratch.permits.takeAll(), api));

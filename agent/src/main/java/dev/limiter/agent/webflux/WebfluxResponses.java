@@ -4,6 +4,7 @@ import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.response.HeaderStyle;
+import dev.limiter.rules.response.HeaderText;
 import dev.limiter.rules.response.ResponseSpec;
 import java.nio.charset.StandardCharsets;
 
@@ -22,15 +23,15 @@ final class WebfluxResponses {
      * The rejection's {@code Mono<Void>}, or null if it cannot be written (the response is already committed, or
      * writing failed: logged, throttled); then the handler runs, as a servlet whose rejection failed does not.
      */
-    Object reject(WebfluxApi api, Object response, ResponseSpec spec, Rule rule, long[] out, WebfluxHeaders sink,
-            ThrottledLog log) {
+    Object reject(WebfluxApi api, Object response, ResponseSpec spec, Rule rule, HeaderText text, long[] out,
+            WebfluxHeaders sink, ThrottledLog log) {
         try {
             if (api.committed(response)) {
                 return null;
             }
             api.status(response, spec.status());
             Object headers = api.headers(response);
-            spec.headers(rule.headerText(), out, true, System.currentTimeMillis(), sink.aim(api, headers));
+            spec.headers(text, out, true, System.currentTimeMillis(), sink.aim(api, headers));
             Throwable failure = sink.finish();
             if (failure != null) {
                 throw failure;
@@ -52,8 +53,8 @@ final class WebfluxResponses {
     }
 
     /** The rate-limit headers of an admitted exchange, set before the handler runs (nothing is committed yet). */
-    void headers(WebfluxApi api, Object response, ResponseSpec spec, Rule rule, long[] out, WebfluxHeaders sink,
-            ThrottledLog log) {
+    void headers(WebfluxApi api, Object response, ResponseSpec spec, Rule rule, HeaderText text, long[] out,
+            WebfluxHeaders sink, ThrottledLog log) {
         if (spec.headerStyle() == HeaderStyle.NONE) {
             return;
         }
@@ -61,7 +62,7 @@ final class WebfluxResponses {
             if (!api.committed(response)) {
                 // the limiter's own clock: it set the reset time in out
                 long now = rule.limiter().config().clock().millis();
-                spec.headers(rule.headerText(), out, false, now, sink.aim(api, api.headers(response)));
+                spec.headers(text, out, false, now, sink.aim(api, api.headers(response)));
                 Throwable failure = sink.finish();
                 if (failure != null) {
                     throw failure;
