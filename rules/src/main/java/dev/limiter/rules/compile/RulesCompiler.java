@@ -56,6 +56,8 @@ final class RulesCompiler {
     private final FileProblems problems;
     private final Clock clock;
     private final LimiterFactory factory;
+    /** The line of each valid rule's entry, by id: where JMX says a rule comes from. */
+    private final Map<String, Integer> lines = new HashMap<>();
 
     /** What {@code defaults:} gives every rule. */
     private record Defaults(String strategy, int maxKeys, OnFull onFull, OnError onError, Mode mode) {
@@ -86,7 +88,8 @@ final class RulesCompiler {
         Defaults defaults = defaults(top);
         List<RuleDraft> drafts = rules(top, defaults, store);
         problems.throwIfAny();
-        return new RuleSet(source, LiveState.of(drafts, previous, factory, problems), response, clientIp, watch);
+        return new RuleSet(source, LiveState.of(drafts, previous, factory, problems), response, clientIp, watch,
+                lines);
     }
 
     private void version(Fields top) {
@@ -178,6 +181,7 @@ final class RulesCompiler {
             RuleDraft draft = rule(item, defaults, ids, store);
             if (draft != null) {
                 drafts.add(draft);
+                lines.put(draft.id(), item.line());
             }
         }
         return drafts;
