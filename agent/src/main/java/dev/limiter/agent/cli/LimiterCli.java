@@ -50,6 +50,9 @@ public final class LimiterCli {
 
     /** {@code validate [--strategies=a.jar:b.jar] RULES.yml}: custom strategies load first, as in the agent. */
     private static int validate(String[] args, PrintStream out, PrintStream err) {
+        if (ClasspathValidation.wanted(args)) {
+            return ClasspathValidation.run(args, out, err);
+        }
         String strategies = null;
         String file = null;
         for (int i = 1; i < args.length; i++) {
@@ -102,6 +105,8 @@ public final class LimiterCli {
         stream.println("usage: java -jar limiter.jar validate RULES.yml   check a rules file (exit 0 ok, 1 invalid)");
         stream.println("       java -jar limiter.jar validate --strategies=A.jar" + File.pathSeparator
                 + "B.jar RULES.yml   the same, with custom strategies");
+        stream.println("       java -jar limiter.jar validate --classpath APP.jar" + File.pathSeparator
+                + "DIR [RULES.yml]   check the @Limit annotations of the classes (and the file)");
         stream.println("       java -jar limiter.jar version             print the version");
         stream.println("       java -javaagent:limiter.jar=RULES.yml ... run an application with the limiter");
     }
