@@ -2,6 +2,8 @@ package dev.limiter.agent.startup;
 
 import dev.limiter.rules.RulesError;
 import dev.limiter.rules.reload.RuleSetHolder;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 
 /**
  * The one start-up line operators and tests look for:
@@ -20,8 +22,9 @@ final class StartupBanner {
             int count = holder.current().rules().size();
             return text.append(", ").append(count).append(count == 1 ? " rule" : " rules").toString();
         }
-        if (!holder.file().toFile().exists()) {
-            // no file at all is a set-up of its own: annotations only, and a file that appears is read
+        if (Files.notExists(holder.file(), LinkOption.NOFOLLOW_LINKS)) {
+            // nothing at the path (not even a dangling link) is a set-up of its own: annotations only, and a file
+            // that appears is read. NIO is loaded by then: the parse looked at the path with it
             return text.append(" (no such file: running with @Limit annotations only until it appears)").toString();
         }
         text.append(", invalid rules (running unprotected until the file is fixed)");
