@@ -7,7 +7,9 @@ import java.nio.charset.StandardCharsets;
  * annotation's descriptor {@code Ldev/limiter/api/Limit;} among the UTF-8 entries of the constant pool, so a class
  * without that entry (all but a handful) is passed over after one walk of its pool, before anything is parsed.
  *
- * <p>The walk jumps from entry to entry and compares only UTF-8 entries of the descriptor's length, so it costs
+ * <p>For classes whose loader sees a servlet or JAX-RS API (most of a server's), the same walk that looks for
+ * entry-point names answers this too ({@link EntryPointNames#scan}); this class walks alone only for the others.
+ * The walk jumps from entry to entry and compares only UTF-8 entries of the descriptor's length, so it costs
  * far less than a byte search over the class file. A class file whose pool this reader does not understand (a tag
  * it does not know) passes: the full read then decides.
  */
@@ -59,7 +61,8 @@ public final class AnnotationPresence {
         return false;
     }
 
-    private static boolean equal(byte[] classFile, int start) {
+    /** True if the {@link #LIMIT}-long UTF-8 entry at {@code start} is the descriptor. */
+    static boolean equal(byte[] classFile, int start) {
         if (start + LIMIT.length > classFile.length) {
             return false;
         }

@@ -142,7 +142,11 @@ public final class LimiterTransformer implements ClassFileTransformer {
                 }
             }
             visible &= targetMask;
-            boolean candidate = visible != 0 && EntryPointNames.mayDeclare(classFile, visible);
+            // one walk of the constant pool: entry-point names, and the descriptor of @Limit (parsed only if there)
+            int scan = visible != 0 ? EntryPointNames.scan(classFile, visible)
+                    : AnnotationPresence.mayDeclare(classFile) ? EntryPointNames.ANNOTATED : 0;
+            boolean candidate = (scan & EntryPointNames.ENTRY_POINT) != 0;
+            boolean mayBeAnnotated = (scan & EntryPointNames.ANNOTATED) != 0;
             String binaryName = null;
             boolean named = false;
             RuleSetHolder holder = namingRules;
@@ -153,8 +157,6 @@ public final class LimiterTransformer implements ClassFileTransformer {
                     named = current.namesMethodClass(binaryName) || current.namesJaxrsClass(binaryName);
                 }
             }
-            // @Limit: one walk of the constant pool for the annotation's descriptor; parsed only if it is there
-            boolean mayBeAnnotated = AnnotationPresence.mayDeclare(classFile);
             if (!candidate && !named && !mayBeAnnotated) {
                 return null;
             }

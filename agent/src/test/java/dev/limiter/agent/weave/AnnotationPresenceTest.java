@@ -26,6 +26,21 @@ class AnnotationPresenceTest {
     }
 
     @Test
+    void theEntryPointWalkAnswersBothQuestionsInOnePass() {
+        int both = EntryPointNames.ENTRY_POINT | EntryPointNames.ANNOTATED;
+        assertThat(EntryPointNames.scan(ClassFiles.of("annotest/AnnotatedServlet"), WeaveTarget.SERVLETS))
+                .isEqualTo(both);
+        assertThat(EntryPointNames.scan(ClassFiles.of("annotest/Mailer"), WeaveTarget.SERVLETS))
+                .isEqualTo(EntryPointNames.ANNOTATED);
+        assertThat(EntryPointNames.scan(ClassFiles.of("jakarta/servlet/http/HttpServlet"), WeaveTarget.SERVLETS))
+                .isEqualTo(EntryPointNames.ENTRY_POINT);
+        assertThat(EntryPointNames.scan(ClassFiles.of("annotest/QuotaExceeded"), WeaveTarget.SERVLETS)).isZero();
+        byte[] unknownTag = ClassFiles.of("annotest/QuotaExceeded");
+        unknownTag[10] = 99;
+        assertThat(EntryPointNames.scan(unknownTag, WeaveTarget.SERVLETS)).isEqualTo(both);
+    }
+
+    @Test
     void aTruncatedOrUnknownPoolPassesSoTheFullReadDecides() {
         byte[] mailer = ClassFiles.of("annotest/Mailer");
         assertThat(AnnotationPresence.mayDeclare(Arrays.copyOf(mailer, 20))).isTrue();
