@@ -35,14 +35,19 @@ public final class RuleSet {
     private final Rule[] methodRules;
     private final Rule[] jaxrsRules;
     private final int httpRuleCount;
+    private final Map<String, Integer> lines;
 
     public RuleSet(Path source, List<Rule> rules, ResponseSpec response, ClientIpResolver clientIp, boolean watch) {
-        this(source, rules, response, clientIp, watch, MetricsSpec.NONE);
+        this(source, rules, response, clientIp, watch, MetricsSpec.NONE, Map.of());
     }
 
-    /** A snapshot that also carries the file's {@code metrics:} section. */
+    /**
+     * A snapshot that also carries the file's {@code metrics:} section and the line of each rule's entry in the
+     * file, by id ({@link #line}).
+     */
     public RuleSet(Path source, List<Rule> rules, ResponseSpec response, ClientIpResolver clientIp, boolean watch,
-            MetricsSpec metrics) {
+            MetricsSpec metrics, Map<String, Integer> lines) {
+        this.lines = Map.copyOf(lines);
         this.source = source;
         this.metrics = metrics == null ? MetricsSpec.NONE : metrics;
         this.rules = List.copyOf(rules);
@@ -96,6 +101,12 @@ public final class RuleSet {
     /** The rule with this id, or null. */
     public Rule rule(String id) {
         return byId.get(id);
+    }
+
+    /** The line of the rule's entry in {@link #source()} ({@code - id: ...}), or 0 if unknown. */
+    public int line(String id) {
+        Integer line = lines.get(id);
+        return line == null ? 0 : line;
     }
 
     public ResponseSpec response() {

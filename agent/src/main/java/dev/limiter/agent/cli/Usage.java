@@ -17,6 +17,8 @@ final class Usage {
         stream.println("  validate RULES.yml              check a rules file (exit 0 ok, 1 invalid)");
         stream.println("  validate --strategies=A.jar" + File.pathSeparator
                 + "B.jar RULES.yml   the same, with custom strategies");
+        stream.println("  validate --classpath APP.jar" + File.pathSeparator
+                + "DIR [RULES.yml]   check the @Limit annotations of the classes (and the file)");
         stream.println();
         stream.println("A running JVM (PID as jps or jcmd print it; same user, same machine):");
         stream.println("  attach PID [RULES.yml | rules=RULES.yml,NAME=VALUE...]");

@@ -22,6 +22,9 @@ final class ValidateCommand {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) throws CliFailure {
+        if (ClasspathValidation.wanted(args)) {
+            return ClasspathValidation.run(args, out, err);
+        }
         String strategies = null;
         String file = null;
         for (int i = 1; i < args.length; i++) {

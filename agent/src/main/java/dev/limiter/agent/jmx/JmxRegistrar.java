@@ -1,12 +1,15 @@
 package dev.limiter.agent.jmx;
 
+import dev.limiter.agent.method.AnnotatedRules;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RuleStats;
 import dev.limiter.rules.RulesException;
 import dev.limiter.rules.reload.ReloadListener;
 import dev.limiter.rules.reload.RuleSetHolder;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,7 +20,8 @@ import javax.management.ObjectName;
 
 /**
  * Keeps the MBeans in step with the rules: registers {@code dev.limiter:type=Limiter}, one
- * {@code dev.limiter:type=Rule,name=<id>} per rule in force, and follows every reload, so rule MBeans appear
+ * {@code dev.limiter:type=Rule,name=<id>} per rule in force (the file's and those of {@code @Limit} annotations
+ * met so far, a file rule standing for the annotation of its id), and follows every reload and annotation, so rule MBeans appear
  * and disappear with their rules while an id that survives keeps its MBean (and its counters, which live in
  * the rule's state). It also owns the rules' top-rejected-keys summaries ({@link TopKeys}): one per rule in
  * force, dropped with the rule.
@@ -33,6 +37,8 @@ public final class JmxRegistrar implements ReloadListener, AutoCloseable {
     private final ObjectName limiterName;
     private final LimiterControl limiter;
     private final Map<String, RuleStats> registered = new LinkedHashMap<>();
+    /** Syncs when an annotation declares a new rule, off the thread loading the annotated class. */
+    private final AnnotationSync annotations = new AnnotationSync(this);
     private boolean closed;
 
     private JmxRegistrar(MBeanServer server, RuleSetHolder holder) {
@@ -52,6 +58,7 @@ public final class JmxRegistrar implements ReloadListener, AutoCloseable {
         JmxRegistrar registrar = new JmxRegistrar(server, holder);
         server.registerMBean(registrar.limiter, registrar.limiterName);
         holder.addListener(registrar);
+        AnnotatedRules.addListener(registrar.annotations);
         registrar.sync();
         return registrar;
     }
@@ -74,7 +81,13 @@ public final class JmxRegistrar implements ReloadListener, AutoCloseable {
         }
         RuleSet current = holder.current();
         Set<String> ids = new HashSet<>();
-        for (Rule rule : current.rules()) {
+        List<Rule> rules = new ArrayList<>(current.rules());
+        for (String id : AnnotatedRules.ids()) {
+            if (current.rule(id) == null) {
+                rules.add(AnnotatedRules.declared(id).rule());
+            }
+        }
+        for (Rule rule : rules) {
             String id = rule.id();
             ids.add(id);
             RuleStats stats = rule.stats();
@@ -129,6 +142,8 @@ public final class JmxRegistrar implements ReloadListener, AutoCloseable {
         }
         closed = true;
         holder.removeListener(this);
+        AnnotatedRules.removeListener(annotations);
+        annotations.close();
         for (Map.Entry<String, RuleStats> entry : registered.entrySet()) {
             unregister(ObjectNames.rule(entry.getKey()));
             TopKeys.untrack(entry.getValue());

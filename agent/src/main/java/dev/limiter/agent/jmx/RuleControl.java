@@ -1,21 +1,25 @@
 package dev.limiter.agent.jmx;
 
+import dev.limiter.agent.method.AnnotatedRules;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Mode;
-import dev.limiter.rules.Rule;
-import dev.limiter.rules.RuleStats;
-import dev.limiter.rules.condition.Condition;
 import dev.limiter.rules.Policy;
 import dev.limiter.rules.PolicyOverride;
+import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleSet;
+import dev.limiter.rules.RuleStats;
 import dev.limiter.rules.Tier;
+import dev.limiter.rules.condition.Condition;
 import dev.limiter.rules.reload.RuleSetHolder;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The {@link RuleMXBean} of one rule id. It holds the id, not the {@link Rule}: a rule object belongs to one
+ * The {@link RuleMXBean} of one rule id: the rules file's rule of that id, else the {@code @Limit} annotation's
+ * ({@link AnnotatedRules#effective}). It holds the id, not the {@link Rule}: a rule object belongs to one
  * immutable snapshot and is replaced on every reload, while the MBean lives as long as the id does, so each call
  * looks the rule up in the rules in force. JMX threads only: never on the request path.
  */
@@ -32,7 +36,7 @@ final class RuleControl implements RuleMXBean {
     }
 
     private Rule rule() {
-        Rule rule = holder.current().rule(id);
+        Rule rule = AnnotatedRules.effective(holder.current(), id);
         if (rule == null) {
             throw new IllegalStateException("rule '" + id + "' is no longer in the rules in force");
         }
@@ -107,6 +111,19 @@ final class RuleControl implements RuleMXBean {
     @Override
     public String getMatch() {
         return rule().matchText();
+    }
+
+    @Override
+    public String getSource() {
+        RuleSet current = holder.current();
+        AnnotatedRules.Declared annotation = AnnotatedRules.declared(id);
+        if (current.rule(id) == null) {
+            return annotation == null ? "" : annotation.source();
+        }
+        Path file = current.source() == null ? holder.file() : current.source();
+        String fromFile = (file == null || file.getFileName() == null ? "rules" : file.getFileName().toString())
+                + ":" + current.line(id);
+        return annotation == null ? fromFile : fromFile + " (overrides " + annotation.source() + ")";
     }
 
     @Override

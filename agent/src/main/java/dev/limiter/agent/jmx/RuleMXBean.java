@@ -58,6 +58,13 @@ public interface RuleMXBean {
     /** What the rule matches, e.g. {@code http GET /api/**}. */
     String getMatch();
 
+    /**
+     * Where the rule in force comes from: {@code rules.yml:12} (the file and the line of its entry),
+     * {@code annotation com.acme.Mailer#send} (a {@code @Limit}), or the file's line followed by
+     * {@code (overrides annotation com.acme.Mailer#send)}.
+     */
+    String getSource();
+
     /** {@code enforce} or {@code dry-run}: the mode in force. */
     String getMode();
 

@@ -4,7 +4,6 @@ import static net.bytebuddy.matcher.ElementMatchers.hasDescriptor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.reload.RuleSetHolder;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -28,12 +27,10 @@ public final class MethodTransformer {
     private static final String ADVICE = MethodAdvice.class.getName();
     private static final TypeDescription ADVICE_TYPE = TypeDescription.ForLoadedType.of(MethodAdvice.class);
 
-    private final RuleSetHolder holder;
     private final ClassFileLocator adviceLocator;
 
-    /** Weaves the methods the rules in {@code holder} name at the time of each transformation. */
-    public MethodTransformer(RuleSetHolder holder) {
-        this.holder = holder;
+    /** Weaves the methods the rules in force at each transformation name, and the annotated ones. */
+    public MethodTransformer() {
         byte[] bytes;
         try {
             bytes = ClassFileLocator.ForClassLoader.read(MethodAdvice.class);
@@ -43,17 +40,22 @@ public final class MethodTransformer {
         this.adviceLocator = ClassFileLocator.Simple.of(ADVICE, bytes);
     }
 
-    /** Adds the advice of every site the current rules plan in {@code type} to {@code builder}. */
+    /**
+     * Adds the advice of every site {@code rules} (the rules in force) and the class's {@code @Limit}
+     * annotations ({@code declared}, null if none) plan in {@code type} to {@code builder}.
+     */
     public DynamicType.Builder<?> transform(DynamicType.Builder<?> builder, TypeDescription type,
-            ClassLoader loader) {
-        RuleSet rules = holder.current();
-        List<PlannedSite> plan = SitePlanner.plan(type, rules);
+            ClassLoader loader, RuleSet rules, LimitDeclarations declared) {
+        List<PlannedSite> plan = SitePlanner.plan(type, rules, declared);
         Set<String> identities = new HashSet<>();
         DynamicType.Builder<?> woven = builder;
         for (PlannedSite planned : plan) {
             WovenSite site = WovenSites.register(loader, type.getName(), planned);
             if (planned.kind() == SiteKind.METHOD) {
                 ThrowClassCheck.check(planned, type.getName(), rules, loader);
+                if (planned.annotationId() != null) {
+                    ThrowClassCheck.checkAnnotated(planned, type.getName(), rules, loader);
+                }
             }
             woven = woven.visit(advice(site, planned).on(named(planned.method().getName())
                     .and(hasDescriptor(planned.method().getDescriptor()))));

@@ -8,6 +8,7 @@ import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.key.KeySpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.description.type.TypeList;
@@ -34,13 +35,24 @@ final class SitePlanner {
 
     /** The methods of {@code type} to weave under {@code rules}; empty if none. */
     static List<PlannedSite> plan(TypeDescription type, RuleSet rules) {
+        return plan(type, rules, null);
+    }
+
+    /**
+     * The methods of {@code type} to weave under {@code rules} and its {@code @Limit} annotations
+     * ({@code declared}, null if none): a plain method is woven if a rule matches it or it (or, for a public
+     * method, its class) is annotated; a method-level annotation wins over the class's.
+     */
+    static List<PlannedSite> plan(TypeDescription type, RuleSet rules, LimitDeclarations declared) {
         String className = type.getName();
         List<PlannedSite> planned = new ArrayList<>();
         if (type.isInterface() || type.isAnnotation()) {
             return planned;
         }
-        Rule[] buffer = new Rule[Math.max(1, rules.maxMethodMatches())];
-        if (rules.namesMethodClass(className)) {
+        Rule[] buffer = new Rule[Math.max(1, rules.maxMethodMatches()) + 1];
+        if (declared != null) {
+            planAnnotated(type, rules, declared, buffer, planned);
+        } else if (rules.namesMethodClass(className)) {
             for (MethodDescription.InDefinedShape method : type.getDeclaredMethods()) {
                 if (!weavable(method)) {
                     continue;
@@ -59,6 +71,32 @@ final class SitePlanner {
             }
         }
         return planned;
+    }
+
+    private static void planAnnotated(TypeDescription type, RuleSet rules, LimitDeclarations declared,
+            Rule[] buffer, List<PlannedSite> planned) {
+        String className = type.getName();
+        boolean named = rules.namesMethodClass(className);
+        for (MethodDescription.InDefinedShape method : type.getDeclaredMethods()) {
+            if (!weavable(method)) {
+                continue;
+            }
+            Map<String, Object> values = declared.onMethod(method.getName(), method.getDescriptor());
+            if (values == null && method.isPublic()) {
+                values = declared.onClass();
+            }
+            AnnotatedRules.Declared annotation = values == null ? null
+                    : AnnotatedRules.declare(className, method.getName(), values);
+            int count = named ? rules.matchMethod(className, method.getName(), buffer) : 0;
+            Rule effective = annotation == null ? null : AnnotatedRules.effective(rules, annotation.id());
+            if (effective != null) {
+                buffer[count++] = effective;
+            }
+            if (count > 0) {
+                planned.add(new PlannedSite(SiteKind.METHOD, method, argumentKey(method, buffer, count), null,
+                        exceptionNames(method), annotation == null ? null : annotation.id()));
+            }
+        }
     }
 
     private static void planJaxrs(TypeDescription type, RuleSet rules, JaxrsNamespace ns, Rule[] buffer,

@@ -36,11 +36,19 @@ final class SiteRules {
         this.missingKey = missingKey;
     }
 
+    /**
+     * The rules the file matches for the site, then, for an annotated method, the rule in force for its
+     * annotation's id (the file's rule of that id, else the annotation's), once.
+     */
     static SiteRules of(RuleSet set, WovenSite site) {
-        Rule[] buffer = new Rule[Math.max(1, set.maxMethodMatches())];
+        Rule[] buffer = new Rule[Math.max(1, set.maxMethodMatches()) + 1];
         int count = site.kind.jaxrs()
                 ? set.matchJaxrs(site.className, site.methodName, buffer)
                 : set.matchMethod(site.className, site.methodName, buffer);
+        Rule annotated = site.annotationId == null ? null : AnnotatedRules.effective(set, site.annotationId);
+        if (annotated != null && !contains(buffer, count, annotated)) {
+            buffer[count++] = annotated;
+        }
         Rule[] rules = java.util.Arrays.copyOf(buffer, count);
         byte[] sources = new byte[count];
         String[] missing = new String[count];
@@ -58,6 +66,15 @@ final class SiteRules {
             }
         }
         return new SiteRules(set, rules, sources, missing);
+    }
+
+    private static boolean contains(Rule[] rules, int count, Rule rule) {
+        for (int i = 0; i < count; i++) {
+            if (rules[i] == rule) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static byte source(KeySpec key, WovenSite site) {

@@ -46,6 +46,25 @@ final class ThrowClassCheck {
         }
     }
 
+    /** The same check for the rule in force for the method's annotation, unless a file glob matched it too. */
+    static void checkAnnotated(PlannedSite plan, String className, RuleSet rules, ClassLoader loader) {
+        Rule rule = AnnotatedRules.effective(rules, plan.annotationId());
+        if (rule == null || Rule.DEFAULT_THROW.equals(rule.throwClass())
+                || rule.matches(className, plan.method().getName())) {
+            return;
+        }
+        String problem;
+        try {
+            problem = problem(TypePool.Default.of(ClassFileLocator.ForClassLoader.of(loader)), rule.throwClass(),
+                    plan.method(), className);
+        } catch (Throwable t) {
+            problem = "it cannot be read (" + t + ")";
+        }
+        if (problem != null) {
+            ThrowableFactory.report(rule.id(), rule.throwClass(), problem, null);
+        }
+    }
+
     private static String problem(TypePool pool, String name, MethodDescription method, String className) {
         TypePool.Resolution resolution = pool.describe(name);
         if (!resolution.isResolved()) {

@@ -25,6 +25,8 @@ final class WovenSite {
     final String keyName;
     /** Binary names of the exceptions the method declares, to tell whether a checked {@code throw:} may be thrown. */
     final String[] declaredExceptions;
+    /** The rule id of the method's {@code @Limit}, or null: its rule applies whatever the rules file matches. */
+    final String annotationId;
     private final WeakReference<ClassLoader> loader;
     private final boolean bootLoader;
 
@@ -32,7 +34,7 @@ final class WovenSite {
     volatile ThrowTarget[] throwTargets = new ThrowTarget[0];
 
     WovenSite(int id, SiteKind kind, ClassLoader loader, String className, String methodName, String descriptor,
-            int keyIndex, String keyName, String[] declaredExceptions) {
+            int keyIndex, String keyName, String[] declaredExceptions, String annotationId) {
         this.id = id;
         this.kind = kind;
         this.loader = new WeakReference<>(loader);
@@ -43,6 +45,7 @@ final class WovenSite {
         this.keyIndex = keyIndex;
         this.keyName = keyName;
         this.declaredExceptions = declaredExceptions;
+        this.annotationId = annotationId;
     }
 
     /**

@@ -53,7 +53,8 @@ final class WovenSites {
             }
         }
         WovenSite site = new WovenSite(count, plan.kind(), loader, className, plan.method().getName(),
-                plan.method().getDescriptor(), plan.keyIndex(), plan.keyName(), plan.declaredExceptions());
+                plan.method().getDescriptor(), plan.keyIndex(), plan.keyName(), plan.declaredExceptions(),
+                plan.annotationId());
         WovenSite[] sites = byId;
         if (count == sites.length) {
             sites = Arrays.copyOf(sites, sites.length * 2);

@@ -1,7 +1,8 @@
 package dev.limiter.agent.weave;
 
+import dev.limiter.agent.method.LimitDeclarations;
 import dev.limiter.agent.method.MethodTransformer;
-import dev.limiter.rules.reload.RuleSetHolder;
+import dev.limiter.rules.RuleSet;
 import java.security.ProtectionDomain;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.description.type.TypeDescription;
@@ -12,7 +13,8 @@ import net.bytebuddy.implementation.Implementation;
 import net.bytebuddy.pool.TypePool;
 
 /**
- * Rewrites the class file of one class that a {@code method:} or {@code jaxrs:} rule names: the only place Byte
+ * Rewrites the class file of one class that a {@code method:} or {@code jaxrs:} rule names, or that carries
+ * {@code @Limit}: the only place Byte
  * Buddy runs. If the class is also a servlet, filter or exception mapper, its entry points are woven first by
  * {@link EntryPointWeaver}, exactly as for a class no rule names, so each target has one advice.
  *
@@ -30,24 +32,27 @@ final class ClassWeaver {
     private final TypePools pools = new TypePools();
     private final MethodTransformer methods;
 
-    /** Weaves the methods the rules in {@code holder} name at the time of each transformation. */
-    ClassWeaver(RuleSetHolder holder) {
-        this.methods = new MethodTransformer(holder);
+    ClassWeaver() {
+        this.methods = new MethodTransformer();
     }
 
     /**
      * The woven class file of {@code binaryName}, a class some rule names.
      *
-     * @param targets the {@link WeaveTarget} bits the class implements (entry points woven with ASM first)
+     * @param targets  the {@link WeaveTarget} bits the class implements (entry points woven with ASM first)
+     * @param rules    the rules in force
+     * @param declared the class's {@code @Limit} annotations, or null
      */
-    byte[] weave(ClassLoader loader, String binaryName, byte[] classFile, ProtectionDomain domain, int targets) {
+    byte[] weave(ClassLoader loader, String binaryName, byte[] classFile, ProtectionDomain domain, int targets,
+            RuleSet rules, LimitDeclarations declared) {
         byte[] entryPoints = targets == 0 ? null : EntryPointWeaver.weave(classFile, targets);
         byte[] input = entryPoints == null ? classFile : entryPoints;
         ClassFileLocator locator = new ClassFileLocator.Compound(ClassFileLocator.Simple.of(binaryName, input),
                 ClassFileLocator.ForClassLoader.of(loader));
         TypePool pool = pools.forTransformation(loader, binaryName, locator);
         TypeDescription type = pool.describe(binaryName).resolve();
-        DynamicType.Builder<?> builder = methods.transform(byteBuddy.decorate(type, locator), type, loader);
+        DynamicType.Builder<?> builder = methods.transform(byteBuddy.decorate(type, locator), type, loader, rules,
+                declared);
         return builder.make(pool).getBytes();
     }
 }

@@ -52,24 +52,44 @@ final class EntryPointNames {
     private EntryPointNames() {
     }
 
+    /** {@link #scan} found a name of an entry point of the targets asked for. */
+    static final int ENTRY_POINT = 1;
+    /** {@link #scan} found the descriptor of {@code @Limit} ({@link AnnotationPresence}). */
+    static final int ANNOTATED = 2;
+
     /** False only if the class cannot declare an entry point of the {@link WeaveTarget} bits {@code targets}. */
     static boolean mayDeclare(byte[] classFile, int targets) {
+        return (scan(classFile, targets) & ENTRY_POINT) != 0;
+    }
+
+    /**
+     * One walk of the constant pool for both questions the transformer asks of every class it does not reject by
+     * name: can it declare an entry point of {@code targets} ({@link #ENTRY_POINT}), and can it carry
+     * {@code @Limit} ({@link #ANNOTATED})? A pool this reader does not understand answers both.
+     */
+    static int scan(byte[] classFile, int targets) {
         if (classFile.length < 10) {
-            return true;
+            return ENTRY_POINT;
         }
+        int found = 0;
         int count = u2(classFile, 8);
         int at = 10;
         for (int index = 1; index < count; index++) {
             if (at >= classFile.length) {
-                return true;
+                return ENTRY_POINT | ANNOTATED;
             }
             int tag = classFile[at];
             switch (tag) {
                 case 1: // Utf8
                     int length = u2(classFile, at + 1);
                     int start = at + 3;
-                    if (isNameOf(classFile, start, length, targets)) {
-                        return true;
+                    if ((found & ENTRY_POINT) == 0 && isNameOf(classFile, start, length, targets)) {
+                        found |= ENTRY_POINT;
+                    } else if (length == AnnotationPresence.LIMIT.length && AnnotationPresence.equal(classFile, start)) {
+                        found |= ANNOTATED;
+                    }
+                    if (found == (ENTRY_POINT | ANNOTATED)) {
+                        return found;
                     }
                     at = start + length;
                     break;
@@ -87,10 +107,10 @@ final class EntryPointNames {
                     index++;
                     break;
                 default:
-                    return true;
+                    return ENTRY_POINT | ANNOTATED;
             }
         }
-        return false;
+        return found;
     }
 
     /** True if the constant at {@code start} is the name of a method one of the targets {@code targets} weaves. */

@@ -1,11 +1,14 @@
 package dev.limiter.agent.weave;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.method.LimitDeclarations;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -18,7 +21,8 @@ import java.util.function.Consumer;
  * then by what its loader can see ({@link ApiVisibility}), then by the method names in its constant pool
  * ({@link EntryPointNames}), and only then are its class-file header and those of its super types read
  * ({@link SuperTypes}); a class
- * a {@code method:} or {@code jaxrs:} rule names is recognised by name. Servlets, filters and mappers are woven
+ * a {@code method:} or {@code jaxrs:} rule names is recognised by name, a class carrying {@code @Limit} by the
+ * annotation's descriptor in its constant pool ({@link AnnotationPresence}) and then its class file. Servlets, filters and mappers are woven
  * with plain ASM ({@link EntryPointWeaver}); Byte Buddy's weaving classes load only with the first class a rule
  * names ({@link ClassWeaver}), so a servlet application with HTTP rules never loads them.
  *
@@ -38,6 +42,8 @@ public final class LimiterTransformer implements ClassFileTransformer {
     private final SuperTypes superTypes = new SuperTypes();
     private volatile ClassWeaver weaver;
     private final ThreadLocal<Boolean> busy = new ThreadLocal<>();
+    /** Binary names of the classes woven for their {@code @Limit} annotations (for retransformation). */
+    private final Set<String> annotated = ConcurrentHashMap.newKeySet();
 
     private LimiterTransformer(int targetMask, ThrottledLog log, Consumer<String> onWoven) {
         this.targetMask = targetMask & ~WeaveTarget.EXACT_CLASSES;
@@ -90,7 +96,7 @@ public final class LimiterTransformer implements ClassFileTransformer {
             synchronized (this) {
                 current = weaver;
                 if (current == null) {
-                    current = new ClassWeaver(namingRules);
+                    current = new ClassWeaver();
                     weaver = current;
                 }
             }
@@ -146,7 +152,11 @@ public final class LimiterTransformer implements ClassFileTransformer {
                 }
             }
             visible &= targetMask;
-            boolean candidate = visible != 0 && EntryPointNames.mayDeclare(classFile, visible);
+            // one walk of the constant pool: entry-point names, and the descriptor of @Limit (parsed only if there)
+            int scan = visible != 0 ? EntryPointNames.scan(classFile, visible)
+                    : AnnotationPresence.mayDeclare(classFile) ? EntryPointNames.ANNOTATED : 0;
+            boolean candidate = (scan & EntryPointNames.ENTRY_POINT) != 0;
+            boolean mayBeAnnotated = (scan & EntryPointNames.ANNOTATED) != 0;
             String binaryName = null;
             boolean named = false;
             RuleSetHolder holder = namingRules;
@@ -157,22 +167,27 @@ public final class LimiterTransformer implements ClassFileTransformer {
                     named = current.namesMethodClass(binaryName) || current.namesJaxrsClass(binaryName);
                 }
             }
-            if (!candidate && !named) {
+            if (!candidate && !named && !mayBeAnnotated) {
                 return null;
             }
             if (!enterGuard()) {
                 return null;
             }
             try {
+                LimitDeclarations declared = mayBeAnnotated ? LimitDeclarations.read(classFile) : null;
                 int targets = candidate ? superTypes.of(loader, internalName, classFile) & visible : 0;
-                if (targets == 0 && !named) {
+                if (targets == 0 && !named && declared == null) {
                     return null;
                 }
                 if (binaryName == null) {
                     binaryName = internalName.replace('/', '.');
                 }
-                byte[] woven = named
-                        ? weaver().weave(loader, binaryName, classFile, domain, targets)
+                if (declared != null) {
+                    annotated.add(binaryName);
+                }
+                byte[] woven = named || declared != null
+                        ? weaver().weave(loader, binaryName, classFile, domain, targets,
+                                holder == null ? RuleSet.empty() : holder.current(), declared)
                         : EntryPointWeaver.weave(classFile, targets);
                 onWoven.accept(binaryName);
                 return woven;
@@ -200,6 +215,9 @@ public final class LimiterTransformer implements ClassFileTransformer {
     /** True if this transformer weaves {@code type}, judged from the loaded class (for retransformation). */
     boolean weaves(Class<?> type) {
         String name = type.getName();
+        if (annotated.contains(name)) {
+            return true;
+        }
         RuleSetHolder holder = namingRules;
         if (holder != null) {
             RuleSet current = holder.current();

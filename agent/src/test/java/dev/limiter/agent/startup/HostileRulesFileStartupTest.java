@@ -73,7 +73,6 @@ class HostileRulesFileStartupTest {
                 }, "rules.yml:1:1: cannot read the rules file: a loop of symbolic links"),
                 Arguments.of("a dangling symlink", (Writer) file -> Files.createSymbolicLink(file, Path.of("gone.yml")),
                         "rules.yml:1:1: the rules file is a symbolic link to a file that does not exist (gone.yml)"),
-                Arguments.of("no file", (Writer) file -> { }, "rules.yml:1:1: the rules file does not exist"),
                 Arguments.of("invalid UTF-8", (Writer) file -> Files.write(file,
                         "version: 1\nrules: []\n# café\n".getBytes(StandardCharsets.ISO_8859_1)),
                         "rules.yml:3:6: the file is not valid UTF-8 (byte 0xE9): rules files are UTF-8"),

@@ -58,6 +58,8 @@ final class RulesCompiler {
     private final FileProblems problems;
     private final Clock clock;
     private final LimiterFactory factory;
+    /** The line of each valid rule's entry, by id: where JMX says a rule comes from. */
+    private final Map<String, Integer> lines = new HashMap<>();
 
     /** What {@code defaults:} gives every rule. */
     private record Defaults(String strategy, int maxKeys, OnFull onFull, OnError onError, Mode mode) {
@@ -90,7 +92,7 @@ final class RulesCompiler {
         List<RuleDraft> drafts = rules(top, defaults, store);
         problems.throwIfAny();
         return new RuleSet(source, LiveState.of(drafts, previous, factory, problems), response, clientIp, watch,
-                metrics);
+                metrics, lines);
     }
 
     private void version(Fields top) {
@@ -182,6 +184,7 @@ final class RulesCompiler {
             RuleDraft draft = rule(item, defaults, ids, store);
             if (draft != null) {
                 drafts.add(draft);
+                lines.put(draft.id(), item.line());
             }
         }
         return drafts;

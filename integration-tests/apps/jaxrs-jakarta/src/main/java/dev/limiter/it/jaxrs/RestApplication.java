@@ -13,6 +13,7 @@ public final class RestApplication extends Application {
     public Set<Class<?>> getClasses() {
         return Set.of(ItemsResource.class, GreetingResource.class, OrdersResource.class, StockResource.class,
                 MailResource.class, NotifyResource.class, MarkerResource.class, ControlResource.class,
+                AnnotatedResource.class,
                 AppExceptionMapper.class);
     }
 }

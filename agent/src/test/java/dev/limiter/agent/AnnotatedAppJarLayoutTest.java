@@ -1,0 +1,109 @@
+package dev.limiter.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code @Limit} with the packaged {@code limiter.jar} in forked JVMs (bound to {@code integration-test}, after
+ * {@code package}; named for the jar-layout execution that runs such tests): no rules file at all, exact
+ * admissions, the exception and its rule id, a class-level annotation, a bad annotation logged once and left
+ * unlimited, a rules file that appears and overrides an annotation by id, a reload that gives it back, JMX
+ * {@code Source}; and {@code validate --classpath} on the same classes.
+ */
+class AnnotatedAppJarLayoutTest {
+
+    @TempDir
+    Path dir;
+
+    private static String agentJar() {
+        return new File(System.getProperty("limiter.agent.jar", "target/limiter.jar")).getAbsolutePath();
+    }
+
+    private static String java() {
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+
+    private static String testClasses() {
+        return System.getProperty("basedir", ".") + "/target/test-classes";
+    }
+
+    private record Result(int exit, String out, String err) {
+    }
+
+    private Result run(List<String> command) throws Exception {
+        Path out = dir.resolve("out.txt");
+        Path err = dir.resolve("err.txt");
+        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("forked JVM finished").isTrue();
+        return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void annotationsWorkWithoutARulesFileAndAFileThatAppearsOverridesThemUntilItDropsTheRule() throws Exception {
+        Path rules = dir.resolve("rules.yml");
+        Result result = run(List.of(java(), "-javaagent:" + agentJar() + "=rules=" + rules,
+                "-Dlimiter.jmx.delay=0ms", "-cp", testClasses(), "annotest.AnnotationProbe", rules.toString()));
+        assertThat(result.exit()).as(result.out() + result.err()).isZero();
+        assertThat(result.out()).doesNotContain("timeout=").contains(
+                "send admitted=2\n",
+                "other admitted=5\n",
+                "rejected=dev.limiter.api.RateLimitExceededException rule=anno-send retry-positive=true\n",
+                "daily admitted=3\n",
+                "export admitted=1\n",
+                "bad admitted=5\n",
+                "annotation admitted=1\n",
+                "source before=annotation annotest.Overridden#call\n",
+                "override admitted=3\n",
+                "source override=rules.yml:3 (overrides annotation annotest.Overridden#call)\n",
+                "annotation again admitted=1\n",
+                "source after=annotation annotest.Overridden#call\n",
+                "send-mbean source=annotation annotest.Mailer#send\n");
+        assertThat(result.err()).containsOnlyOnce("no such file: running with @Limit annotations only")
+                .containsOnlyOnce("limiter: bad @Limit on annotest.BadWindow#send: window: window '5 minutes' is not"
+                        + " a duration")
+                .doesNotContain("invalid rules");
+    }
+
+    @Test
+    void validateWithAClassPathReportsEveryAnnotationAndTheBadOnes() throws Exception {
+        Path rules = dir.resolve("rules.yml");
+        Files.writeString(rules, """
+                version: 1
+                rules:
+                  - id: anno-override
+                    match: { method: { class: annotest.Overridden, method: call } }
+                    limit: 3
+                    window: 1h
+                """);
+        Result result = run(List.of(java(), "-jar", agentJar(), "validate", "--classpath", testClasses(),
+                rules.toString()));
+        assertThat(result.exit()).as(result.err()).isEqualTo(1);
+        assertThat(result.out()).contains("rules.yml: OK, 1 rule",
+                "annotest.Mailer#send: anno-send (method annotest.Mailer#send, key arg:0",
+                "annotest.Reports#daily: annotest.Reports.daily (",
+                "annotest.Reports#weekly: annotest.Reports.weekly (",
+                "annotest.Reports#export: anno-export (",
+                "annotest.Overridden#call: anno-override (",
+                "; overridden by rules.yml:3")
+                .doesNotContain("Reports#helper", "Mailer#other")
+                .containsPattern("classpath: \\d+ annotated methods, 1 problem");
+        assertThat(result.err()).containsOnlyOnce("annotest.BadWindow#send: bad @Limit: window: window '5 minutes'"
+                + " is not a duration");
+
+        Path good = dir.resolve("good");
+        Files.createDirectories(good.resolve("annotest"));
+        Files.copy(Path.of(testClasses(), "annotest", "Mailer.class"), good.resolve("annotest/Mailer.class"));
+        Result ok = run(List.of(java(), "-jar", agentJar(), "validate", "--classpath=" + good));
+        assertThat(ok.exit()).as(ok.err()).isZero();
+        assertThat(ok.out()).contains("classpath: 1 annotated method, 0 problems");
+    }
+}
