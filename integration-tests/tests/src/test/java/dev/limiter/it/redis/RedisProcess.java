@@ -66,6 +66,15 @@ public final class RedisProcess implements AutoCloseable {
 
     /** One command, its first reply line (e.g. {@code +PONG}, {@code :1}). */
     String command(String... args) throws IOException {
+        return send(args, false);
+    }
+
+    /** One command with a bulk-string reply ({@code GET}, {@code HGET}): the value, or null if none. */
+    String bulk(String... args) throws IOException {
+        return send(args, true);
+    }
+
+    private String send(String[] args, boolean bulk) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 2000);
             socket.setSoTimeout(2000);
@@ -82,7 +91,16 @@ public final class RedisProcess implements AutoCloseable {
             for (int c = in.read(); c != '\r' && c != -1; c = in.read()) {
                 line.append((char) c);
             }
-            return line.toString();
+            if (!bulk || line.charAt(0) != '$') {
+                return line.toString();
+            }
+            int length = Integer.parseInt(line.substring(1));
+            if (length < 0) {
+                return null;
+            }
+            in.read(); // the '\n' after the length
+            byte[] value = in.readNBytes(length);
+            return new String(value, StandardCharsets.UTF_8);
         }
     }
 
