@@ -1,6 +1,7 @@
 package dev.limiter.agent.servlet;
 
 import dev.limiter.agent.decision.Call;
+import dev.limiter.agent.decision.HttpMatches;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 
@@ -19,11 +20,7 @@ final class RequestScratch extends Call {
     /** Made for a virtual thread: goes back to the {@link ScratchPool} when the request ends. */
     boolean pooled;
 
-    Rule[] matched = new Rule[8];
-    private RuleSet lastRules;
-    private String lastMethod;
-    private String lastPath;
-    private int lastCount;
+    private final HttpMatches matches = new HttpMatches();
     final HeaderWriter headers = new HeaderWriter();
     final JoinedPath paths = new JoinedPath();
 
@@ -33,28 +30,14 @@ final class RequestScratch extends Call {
     private Object request;
     private String path;
 
-    /**
-     * The rules matching {@code method} and {@code path}, into {@link #matched}; their count. A thread serves
-     * the same few endpoints over and over, so the previous request's answer is kept and reused when the rule
-     * set is the same object and method and path are equal (the path is usually the very string
-     * {@link JoinedPath} kept): two short {@code equals} instead of walking the path trie segment by segment.
-     * Any reload makes a new rule set, so an answer never outlives the rules it came from.
-     */
+    /** The rules matching {@code method} and {@code path} into {@link #matched()}; their count. */
     int match(RuleSet rules, String method, String path) {
-        if (rules == lastRules && path != null && path.equals(lastPath) && method != null
-                && method.equals(lastMethod)) {
-            return lastCount;
-        }
-        if (matched.length < rules.maxHttpMatches()) {
-            matched = new Rule[rules.maxHttpMatches()];
-        }
-        lastRules = null; // not valid while matched[] is being overwritten
-        int count = rules.matchHttp(method, path, matched);
-        lastMethod = method;
-        lastPath = path;
-        lastCount = count;
-        lastRules = rules;
-        return count;
+        return matches.match(rules, method, path);
+    }
+
+    /** The rules of the last {@link #match}. */
+    Rule[] matched() {
+        return matches.rules();
     }
 
     /** Sets the request the decision reads its keys from. */

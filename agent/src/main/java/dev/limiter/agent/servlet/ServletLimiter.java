@@ -79,7 +79,7 @@ public final class ServletLimiter implements BridgeDelegate {
     private boolean decide(ServletApi api, Object request, Object response, RuleSet rules, String path,
             RequestScratch scratch, int count) {
         scratch.begin(rules, api, request, path);
-        Rule rejecting = decider.decide(scratch.matched, count, scratch);
+        Rule rejecting = decider.decide(scratch.matched(), count, scratch);
         if (rejecting != null) {
             writer.reject(api, response, rules.response(), rejecting, scratch.rejectText, scratch.out, scratch.headers,
                     log);

@@ -1,6 +1,7 @@
 package dev.limiter.agent.webflux;
 
 import dev.limiter.agent.decision.Call;
+import dev.limiter.agent.decision.HttpMatches;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import java.net.InetAddress;
@@ -14,12 +15,8 @@ import java.net.InetAddress;
  */
 final class ExchangeScratch extends Call {
 
-    Rule[] matched = new Rule[8];
-    private RuleSet lastRules;
-    private String lastMethod;
-    private String lastPath;
-    private int lastCount;
 
+    private final HttpMatches matches = new HttpMatches();
     private InetAddress lastPeer;
     private String lastPeerText;
 
@@ -35,22 +32,14 @@ final class ExchangeScratch extends Call {
     private Object request;
     private String path;
 
-    /** The rules matching {@code method} and {@code path} into {@link #matched}; their count. */
+    /** The rules matching {@code method} and {@code path} into {@link #matched()}; their count. */
     int match(RuleSet rules, String method, String path) {
-        if (rules == lastRules && path != null && path.equals(lastPath) && method != null
-                && method.equals(lastMethod)) {
-            return lastCount;
-        }
-        if (matched.length < rules.maxHttpMatches()) {
-            matched = new Rule[rules.maxHttpMatches()];
-        }
-        lastRules = null; // not valid while matched[] is being overwritten
-        int count = rules.matchHttp(method, path, matched);
-        lastMethod = method;
-        lastPath = path;
-        lastCount = count;
-        lastRules = rules;
-        return count;
+        return matches.match(rules, method, path);
+    }
+
+    /** The rules of the last {@link #match}. */
+    Rule[] matched() {
+        return matches.rules();
     }
 
     /**

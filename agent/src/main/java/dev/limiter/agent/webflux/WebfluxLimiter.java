@@ -81,7 +81,7 @@ public final class WebfluxLimiter implements ReactiveDelegate {
         }
         try {
             scratch.begin(rules, api, request, path);
-            Rule rejecting = decider.decide(scratch.matched, count, scratch);
+            Rule rejecting = decider.decide(scratch.matched(), count, scratch);
             if (rejecting != null) {
                 return responses.reject(api, response, rules.response(), rejecting, scratch.rejectText, scratch.out,
                         scratch.headers, log);

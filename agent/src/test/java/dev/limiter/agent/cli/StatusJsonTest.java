@@ -22,7 +22,7 @@ class StatusJsonTest {
     void theDocumentParsesBackToTheReading() {
         String json = StatusJson.of(StatusSamples.sample());
         assertThat(json).doesNotContain("\n");
-        Map<String, Object> doc = object(MiniJson.parse(json));
+        Map<String, Object> doc = object(TestJson.parse(json));
         assertThat(doc).containsEntry("pid", 4242L).containsEntry("version", "1.2.3").containsEntry("enabled", true)
                 .containsEntry("rulesFile", "/etc/limiter/rules.yml").containsEntry("ruleCount", 3L)
                 .containsEntry("wovenTypes", 17L).containsEntry("internalErrors", 0L);
@@ -59,7 +59,7 @@ class StatusJsonTest {
     void unknownValuesAreNull() {
         RuleStatus old = new RuleStatus("old", "", "", "", -1, -1, -1, "", "", -1, -1, -1, -1, -1, -1, List.of());
         LimiterStatus status = new LimiterStatus(1, "", "", false, 1, -1, -1, "", "", -1, -1, List.of(old), null);
-        Map<String, Object> doc = object(MiniJson.parse(StatusJson.of(status)));
+        Map<String, Object> doc = object(TestJson.parse(StatusJson.of(status)));
         assertThat(doc.get("store")).isNull();
         assertThat(object(doc.get("reloads"))).containsEntry("ok", null).containsEntry("lastTime", null)
                 .containsEntry("lastFailed", false).containsEntry("lastError", null);
@@ -71,7 +71,7 @@ class StatusJsonTest {
         String json = new JsonWriter().beginObject().name("a").beginArray().value(1).beginObject().endObject()
                 .beginArray().endArray().nullValue().endArray().name("b").value("x").endObject().toString();
         assertThat(json).isEqualTo("{\"a\":[1,{},[],null],\"b\":\"x\"}");
-        assertThat(MiniJson.parse(json)).isInstanceOf(Map.class);
+        assertThat(TestJson.parse(json)).isInstanceOf(Map.class);
     }
 
     @Test
@@ -81,6 +81,6 @@ class StatusJsonTest {
             all.append(c);
         }
         String json = new JsonWriter().value(all.toString()).toString();
-        assertThat(MiniJson.parse(json)).isEqualTo(all.toString());
+        assertThat(TestJson.parse(json)).isEqualTo(all.toString());
     }
 }

@@ -135,7 +135,7 @@ class CommandLineTest {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> json(Cli.Run run) {
-        return (Map<String, Object>) MiniJson.parse(ok(run).out().strip());
+        return (Map<String, Object>) TestJson.parse(ok(run).out().strip());
     }
 
     @SuppressWarnings("unchecked")
