@@ -3,6 +3,7 @@ package dev.limiter.bench;
 import dev.limiter.agent.jfr.FlightEvents;
 import dev.limiter.agent.jfr.FlightRecorderSupport;
 import dev.limiter.core.KeyedLimiter;
+import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.reload.RuleSetHolder;
 import java.io.IOException;
@@ -107,7 +108,7 @@ public class RejectedPathJfrBenchmark {
         if (!admitted) {
             rule.stats().rejected().increment();
             if (hook && FlightRecorderSupport.AVAILABLE) {
-                FlightEvents.rejected(rule, true, KEY);
+                FlightEvents.rejected(rule, true, KEY, thread.out[Outcome.RETRY_AFTER_MILLIS]);
             }
         }
         return thread.expectRejected(admitted);
