@@ -32,7 +32,9 @@ import java.lang.annotation.Target;
  * <p>Retained at run time although the agent reads it from the class file (never by reflection): frameworks and
  * the application's own code and tests can then see it too, and it costs nothing at run time.
  *
- * <p>Waiting for a permit instead of rejecting ({@code on-limit: wait}) is not available yet.
+ * <p>{@code onLimit = "wait"} with a {@code maxWait} makes a call that finds the limit reached wait for its permit
+ * (parked, for at most {@code maxWait}) instead of being rejected; {@code token-bucket} and {@code leaky-bucket}
+ * only.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
@@ -85,4 +87,14 @@ public @interface Limit {
      * constructor; a checked one only if the method declares it.
      */
     Class<? extends Throwable> throwClass() default RateLimitExceededException.class;
+
+    /**
+     * {@code reject} (default: throw at once) or {@code wait}: a call that finds the limit reached waits for its
+     * permit, at most {@link #maxWait}, then proceeds; one that would wait longer is rejected at once. Needs
+     * {@code token-bucket} or {@code leaky-bucket}.
+     */
+    String onLimit() default "";
+
+    /** With {@code onLimit = "wait"}: the longest a call waits, {@code 1ms} to {@code 1m} (e.g. {@code "500ms"}). */
+    String maxWait() default "";
 }

@@ -39,6 +39,18 @@ public interface KeyedLimiter {
         throw new UnsupportedOperationException("this limiter cannot give permits back");
     }
 
+    /**
+     * Takes {@code permits} for {@code key} now or reserves them for the time they accrue, if that is at most
+     * {@code maxWaitNanos} away; returns the nanoseconds to wait (0: now), or {@link RateLimitStrategy#REJECTED}
+     * having taken nothing. A reservation is given back with {@link #refund} (stamp 0). See
+     * {@link RateLimitStrategy#reserve}.
+     *
+     * @throws UnsupportedOperationException where the store or strategy cannot
+     */
+    default long reserve(String key, long permits, long maxWaitNanos, long[] out) {
+        throw new UnsupportedOperationException("this limiter cannot reserve permits for later");
+    }
+
     /** Returns the permit of an admitted call, for strategies that {@link RateLimitStrategy#releasesOnExit()}. */
     void release(String key);
 

@@ -67,6 +67,38 @@ public interface RateLimitStrategy {
         return false;
     }
 
+    /** What {@link #reserve} returns for a call it rejects (it took nothing). */
+    long REJECTED = -1;
+
+    /**
+     * The longest {@link #reserve} wait the rules allow (one minute). A reservation state further ahead than this
+     * can only come from a clock step back; strategies read it as this far ahead, so such a step costs at most
+     * this long of rejections, while reservations made under a longer max-wait (before a reload) are never lost.
+     */
+    long MAX_WAIT_NANOS = 60_000_000_000L;
+
+    /**
+     * Takes {@code permits} now if they fit (returns 0), or from the future: the permits are reserved for the
+     * exact time they accrue and the answer is how many nanoseconds the caller must wait for them, but only if
+     * that wait is at most {@code maxWaitNanos}; otherwise nothing is taken and the call is rejected at once
+     * ({@link #REJECTED}, with {@code out} filled like a rejecting {@link #check}). The wait is counted from the
+     * clock reading the decision used and rounded up to the nanosecond, so a caller is never early. Reservations
+     * are given back with {@link #refund} (e.g. a waiter that is interrupted). Lock-free, no allocation.
+     *
+     * @throws UnsupportedOperationException on a strategy that does not {@link #reserves()}
+     */
+    default long reserve(Bucket bucket, LimitConfig config, long permits, long maxWaitNanos, long[] out) {
+        throw new UnsupportedOperationException(name() + " cannot reserve permits for later");
+    }
+
+    /**
+     * True if this strategy implements {@link #reserve}: it must know exactly when permits accrue (a token
+     * bucket, a GCRA meter). Rules with {@code on-limit: wait} refuse other strategies at validation.
+     */
+    default boolean reserves() {
+        return false;
+    }
+
     /**
      * Reads the budget without taking a permit (for JMX {@code remaining(key)} and headers). Fills {@code out}
      * like {@link #check} and returns the remaining permits.

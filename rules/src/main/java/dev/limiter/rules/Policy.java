@@ -19,6 +19,7 @@ public final class Policy {
     private final PolicyOverride[] overrides;
     private final long cost;
     private final int costArgument;
+    private final long maxWaitNanos;
 
     /**
      * @param match        the request condition the rule applies under, or null (always)
@@ -30,6 +31,16 @@ public final class Policy {
      */
     public Policy(Condition match, Condition[] unless, Tier main, PolicyOverride[] overrides, long cost,
             int costArgument) {
+        this(match, unless, main, overrides, cost, costArgument, 0);
+    }
+
+    /**
+     * As above, for a rule that waits: {@code maxWaitNanos} is the longest a call waits for its permits
+     * ({@code on-limit: wait}), 0 to reject it at once ({@code on-limit: reject}).
+     */
+    public Policy(Condition match, Condition[] unless, Tier main, PolicyOverride[] overrides, long cost,
+            int costArgument, long maxWaitNanos) {
+        this.maxWaitNanos = maxWaitNanos;
         this.match = match;
         this.unless = unless == null ? NO_CONDITIONS : unless.clone();
         this.main = main;
@@ -97,6 +108,16 @@ public final class Policy {
     /** The fixed cost of a call ({@code cost: N}, 1 by default); see {@link #costArgument}. */
     public long cost() {
         return cost;
+    }
+
+    /** True if a call waits for its permits ({@code on-limit: wait}) instead of being rejected at once. */
+    public boolean waits() {
+        return maxWaitNanos > 0;
+    }
+
+    /** The longest a call waits for its permits, in nanoseconds; 0 for {@code on-limit: reject}. */
+    public long maxWaitNanos() {
+        return maxWaitNanos;
     }
 
     /** The method argument a call's cost is read from ({@code cost: arg:N}), or -1 for the fixed {@link #cost}. */

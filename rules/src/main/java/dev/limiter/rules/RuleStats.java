@@ -21,6 +21,10 @@ public final class RuleStats {
     public final LongAdder errors = new LongAdder();
     /** Requests an {@code unless} entry exempted: matched, not counted against any limit. */
     public final LongAdder exempt = new LongAdder();
+    /** Calls admitted with a wait ({@code on-limit: wait}): their permits were reserved for a later time. */
+    public final LongAdder waited = new LongAdder();
+    /** The waits those calls were given, in nanoseconds, summed. */
+    public final LongAdder waitNanos = new LongAdder();
 
     public LongAdder allowed() {
         return allowed;
@@ -42,6 +46,14 @@ public final class RuleStats {
         return exempt;
     }
 
+    public LongAdder waited() {
+        return waited;
+    }
+
+    public LongAdder waitNanos() {
+        return waitNanos;
+    }
+
     /** Zeroes every counter (JMX reset). */
     public void reset() {
         allowed.reset();
@@ -49,5 +61,7 @@ public final class RuleStats {
         wouldReject.reset();
         errors.reset();
         exempt.reset();
+        waited.reset();
+        waitNanos.reset();
     }
 }

@@ -1,10 +1,12 @@
 package dev.limiter.agent.decision;
 
+import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.condition.RequestFacts;
 import dev.limiter.rules.Tier;
 import dev.limiter.rules.response.HeaderText;
+import java.util.Arrays;
 
 /**
  * What {@link Decider} needs of one entry point's call, and what it leaves there: the key of each matched rule,
@@ -33,6 +35,58 @@ public abstract class Call implements RequestFacts {
     final long[] scratch = Outcome.newArray();
     /** Where each of several limits counted its permits, for refunds. */
     final long[] stamps = new long[Tier.MAX_LIMITS];
+
+    /**
+     * Nanoseconds the call must wait for permits reserved by {@code on-limit: wait} rules before it runs (0: none);
+     * set by an admitting decision.
+     */
+    public long waitNanos;
+    /** The rule of the longest wait: an interrupted wait is rejected in its name. */
+    public Rule waitRule;
+    /** The reservations of the decision, for a refund if the wait is interrupted (grown, rarely, per thread). */
+    private KeyedLimiter[] reservedBy = new KeyedLimiter[2];
+    private String[] reservedKeys = new String[2];
+    private long[] reservedPermits = new long[2];
+    private int reservations;
+
+    /** Forgets the decision's reservations (kept, its keys too, only until its wait ends). */
+    public final void clearReservations() {
+        waitNanos = 0;
+        waitRule = null;
+        for (int i = 0; i < reservations; i++) {
+            reservedBy[i] = null;
+            reservedKeys[i] = null;
+        }
+        reservations = 0;
+    }
+
+    /** Records a reservation of {@code permits} for {@code key}, waiting {@code nanos}, made by {@code rule}. */
+    final void reserved(KeyedLimiter limiter, String key, long permits, long nanos, Rule rule) {
+        if (reservations == reservedBy.length) {
+            reservedBy = Arrays.copyOf(reservedBy, reservations * 2);
+            reservedKeys = Arrays.copyOf(reservedKeys, reservations * 2);
+            reservedPermits = Arrays.copyOf(reservedPermits, reservations * 2);
+        }
+        reservedBy[reservations] = limiter;
+        reservedKeys[reservations] = key;
+        reservedPermits[reservations] = permits;
+        reservations++;
+        if (nanos > waitNanos) {
+            waitNanos = nanos;
+            waitRule = rule;
+        }
+    }
+
+    /**
+     * Gives back every permit the decision reserved (an interrupted wait, or a later rule's rejection): the next
+     * callers get those times, as if this call had never asked.
+     */
+    public final void refundReservations() {
+        for (int i = 0; i < reservations; i++) {
+            reservedBy[i].refund(reservedKeys[i], reservedPermits[i], 0);
+        }
+        clearReservations();
+    }
 
     /** The request's header {@code name} for a condition; none by default (a call without a request). */
     @Override

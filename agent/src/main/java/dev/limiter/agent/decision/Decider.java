@@ -48,6 +48,7 @@ public final class Decider {
         int base = call.permits.height();
         long[] out = call.out;
         call.bindingRule = null;
+        call.clearReservations();
         for (int i = 0; i < count; i++) {
             Rule rule = rules[i];
             Policy policy = rule.policy();
@@ -80,7 +81,8 @@ public final class Decider {
                     Verdict.count(rule, tier, enforce, true, key, out);
                     continue;
                 }
-                answer = take(tier.limiters(), key, policy.cost(), call);
+                answer = enforce && policy.waits() ? reserve(rule, tier.limiters()[0], key, policy, call)
+                        : take(tier.limiters(), key, policy.cost(), call);
             } catch (Throwable t) {
                 rule.stats().errors().increment();
                 if (rule.onError() == OnError.REJECT && enforce) {
@@ -94,6 +96,7 @@ public final class Decider {
             int verdict = Verdict.count(rule, tier, enforce, admitted, key, out);
             if (verdict == Verdict.REJECTED) {
                 call.permits.releaseTo(base);
+                call.refundReservations();
                 call.rejectText = tier.text(AllOf.index(answer));
                 return rule;
             }
@@ -108,7 +111,32 @@ public final class Decider {
                 }
             }
         }
+        countWaits(call);
         return null;
+    }
+
+    /**
+     * Takes {@code cost} for {@code key} now or reserves it for later, within the rule's {@code max-wait}
+     * ({@code on-limit: wait}, one limit: the rules refuse more). The wait is recorded on the call, which parks
+     * after the decision; a rejection took nothing. A dry run never waits: it checks like {@code reject}.
+     */
+    private static int reserve(Rule rule, KeyedLimiter limiter, String key, Policy policy, Call call) {
+        long wait = limiter.reserve(key, policy.cost(), policy.maxWaitNanos(), call.out);
+        if (wait < 0) {
+            return ~0;
+        }
+        if (wait > 0) {
+            call.reserved(limiter, key, policy.cost(), wait, rule);
+        }
+        return 0;
+    }
+
+    /** Counts the admitted call's waits in {@code Waited} and its total, once the whole decision admitted it. */
+    private static void countWaits(Call call) {
+        if (call.waitRule != null) {
+            call.waitRule.stats().waited().increment();
+            call.waitRule.stats().waitNanos().add(call.waitNanos);
+        }
     }
 
     /**
@@ -128,6 +156,7 @@ public final class Decider {
     /** Rejects because {@code rule} failed and its {@code on-error} is {@code reject}. */
     private static Rule failed(Rule rule, Call call, int base) {
         call.permits.releaseTo(base);
+        call.refundReservations();
         call.rejectText = rule.headerText();
         Outcome.reject(call.out, 0, System.currentTimeMillis() + FAILED_RETRY_MILLIS, FAILED_RETRY_MILLIS, 0);
         return rule;

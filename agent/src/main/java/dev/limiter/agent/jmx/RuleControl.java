@@ -168,6 +168,16 @@ final class RuleControl implements RuleMXBean {
     }
 
     @Override
+    public long getWaited() {
+        return rule().stats().waited().sum();
+    }
+
+    @Override
+    public long getWaitMillisTotal() {
+        return rule().stats().waitNanos().sum() / 1_000_000L;
+    }
+
+    @Override
     public String getLimits() {
         return rule().policy().main().describe();
     }

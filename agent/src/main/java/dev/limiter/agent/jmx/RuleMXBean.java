@@ -89,6 +89,12 @@ public interface RuleMXBean {
     /** Requests an {@code unless} entry exempted (matched, counted against no limit). */
     long getExempt();
 
+    /** Calls admitted with a wait ({@code on-limit: wait}): their permit was reserved for a later time. */
+    long getWaited();
+
+    /** The waits of those calls, summed, in milliseconds (rounded down). */
+    long getWaitMillisTotal();
+
     /** The rule's own limits, shortest window first, e.g. {@code 10/1s, 1000/1h}. */
     String getLimits();
 

@@ -20,6 +20,10 @@ import dev.limiter.rules.response.HeaderText;
  * request on the thread) is a failure of its rule, resolved by its {@code on-error}. Concurrency permits are held
  * until the method exits ({@link MethodScratch.Mark}). The kill switch is the bridge's.
  *
+ * <p>A rule with {@code on-limit: wait} reserves its permit for the time it accrues; after the decision the
+ * calling thread parks until then ({@link Waiting}), at most the rule's {@code max-wait}. An interrupt ends the
+ * wait at once: the reservations are given back and the call is rejected, with the interrupt flag set again.
+ *
  * <p>Allowed path: no locks, no logging, no string building; the per-thread buffers and the site's cached
  * rules are reused, so a call keyed on a {@code String} argument allocates nothing.
  */
@@ -68,6 +72,16 @@ public final class MethodLimiter implements MethodDelegate {
         if (rejecting != null) {
             return rejection(site, rules, rejecting, scratch.out, scratch.rejectText);
         }
+        if (scratch.waitNanos > 0 && !Waiting.park(scratch.waitNanos)) {
+            // interrupted: the reserved permits go back, the call is rejected, and the interrupt stays visible
+            Rule waited = scratch.waitRule;
+            scratch.refundReservations();
+            scratch.permits.releaseTo(base);
+            Thread.currentThread().interrupt();
+            Outcome.reject(scratch.out, 0, System.currentTimeMillis(), 0, 0);
+            return rejection(site, rules, waited, scratch.out, waited.headerText());
+        }
+        scratch.clearReservations();
         return scratch.permits.height() > base ? scratch.mark(base) : null;
     }
 

@@ -221,6 +221,36 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         }
     }
 
+    /** Like {@link #tryAcquire(String, long, long[])}, reserving: see {@link RateLimitStrategy#reserve}. */
+    @Override
+    public long reserve(String key, long permits, long maxWaitNanos, long[] out) {
+        LimitConfig cfg = config;
+        Bucket bucket = buckets.get(key);
+        for (;;) {
+            boolean inserted = false;
+            if (bucket == null) {
+                bucket = insert(key, cfg);
+                if (bucket == null) {
+                    return full(cfg, out) ? 0 : RateLimitStrategy.REJECTED;
+                }
+                inserted = true;
+            }
+            long wait = strategy.reserve(bucket, cfg, permits, maxWaitNanos, out);
+            if (wait != RateLimitStrategy.REJECTED) {
+                if (inserted && buckets.get(key) != bucket) { // evicted just before its first take: see tryAcquire
+                    bucket = buckets.get(key);
+                    continue;
+                }
+                return wait;
+            }
+            if (!strategy.isRetired(bucket)) {
+                return RateLimitStrategy.REJECTED;
+            }
+            remove(key, bucket);
+            bucket = buckets.get(key);
+        }
+    }
+
     /**
      * The decision for a new key when no slot could be freed without evicting live state: admitted without a
      * bucket under {@link OnFull#ALLOW} (remaining 0, as nothing is counted for it; nothing to release, since

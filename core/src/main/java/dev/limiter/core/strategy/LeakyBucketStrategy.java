@@ -111,6 +111,75 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
         }
     }
 
+    /**
+     * Takes the permits now or from the future: the arrival time may run past the tolerance by at most what
+     * accrues within {@code maxWaitNanos}, and the wait is the time until the call conforms. One CAS, like
+     * {@link #check}; a TAT further ahead than {@link #MAX_WAIT_NANOS} past the tolerance (a clock step back) is
+     * read, and on a rejection written back, as exactly that far ahead.
+     */
+    @Override
+    public long reserve(Bucket bucket, LimitConfig config, long permits, long maxWaitNanos, long[] out) {
+        long now = config.clock().millis();
+        long perMilli = config.unitsPerMilli();
+        long unit = config.unitsPerPermit();
+        long interval = unit * permits;
+        long tolerance = config.capacityUnits();
+        long reach = UnitScale.unitsWithin(maxWaitNanos, perMilli);
+        long ceiling = Math.max(reach, UnitScale.unitsWithin(MAX_WAIT_NANOS, perMilli));
+        long nowUnits = now * perMilli;
+        int tag = config.scaleTag();
+        for (;;) {
+            long state = bucket.slot1();
+            if (UnitScale.tag(state) != tag) {
+                if (state == UnitScale.RETIRED) {
+                    Outcome.reject(out, 0, now, 0, config.limit());
+                    return REJECTED;
+                }
+                UnitScale.convert(bucket, config, now, false);
+                continue;
+            }
+            long tat = bucket.slot0();
+            if (bucket.slot1() != state) {
+                continue;
+            }
+            long debt = tat - nowUnits;
+            long effective = tat;
+            if (debt < 0) {
+                debt = 0;
+                effective = nowUnits;
+            } else if (debt > tolerance + ceiling) {
+                debt = tolerance + ceiling;
+                effective = nowUnits + debt;
+            }
+            long next = debt + interval;
+            long wait = next - tolerance; // units until the call conforms; <= 0: it does now
+            if (wait <= reach) {
+                if (bucket.casSlot0(tat, effective + interval)) {
+                    Outcome.allow(out, wait < 0 ? UnitScale.permits(-wait, unit) : 0,
+                            now + UnitScale.millisFor(next, perMilli), config.limit());
+                    return wait <= 0 ? 0 : UnitScale.nanosFor(wait, perMilli);
+                }
+            } else {
+                long fresh = config.clock().millis();
+                if (fresh != now) {
+                    now = fresh;
+                    nowUnits = now * perMilli;
+                    continue;
+                }
+                if (effective == tat || bucket.casSlot0(tat, effective)) {
+                    Outcome.reject(out, 0, now + UnitScale.millisFor(debt, perMilli),
+                            UnitScale.millisFor(wait - reach, perMilli), config.limit());
+                    return REJECTED;
+                }
+            }
+        }
+    }
+
+    @Override
+    public boolean reserves() {
+        return true;
+    }
+
     /** Moves the theoretical arrival time back by the permits' intervals; see {@code UnitScale.refund}. */
     @Override
     public void refund(Bucket bucket, LimitConfig config, long permits, long stamp) {

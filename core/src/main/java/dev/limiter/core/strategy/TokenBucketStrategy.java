@@ -120,6 +120,71 @@ public final class TokenBucketStrategy implements RateLimitStrategy {
     }
 
     /**
+     * Takes the permits now or from the future: the base B may run ahead of now (a negative fill: permits
+     * promised to waiters), by at most what accrues within {@code maxWaitNanos}. One CAS, like {@link #check}.
+     * A base further ahead than {@link #MAX_WAIT_NANOS} can only come from a clock step back; it is read, and on
+     * a rejection written back, as exactly that far ahead.
+     */
+    @Override
+    public long reserve(Bucket bucket, LimitConfig config, long permits, long maxWaitNanos, long[] out) {
+        long now = config.clock().millis();
+        long perMilli = config.unitsPerMilli();
+        long unit = config.unitsPerPermit();
+        long cost = unit * permits;
+        long capacity = config.capacityUnits();
+        long reach = UnitScale.unitsWithin(maxWaitNanos, perMilli);
+        long ceiling = Math.max(reach, UnitScale.unitsWithin(MAX_WAIT_NANOS, perMilli));
+        long nowUnits = now * perMilli;
+        int tag = config.scaleTag();
+        for (;;) {
+            long state = bucket.slot1();
+            if (UnitScale.tag(state) != tag) {
+                if (state == UnitScale.RETIRED) {
+                    Outcome.reject(out, 0, now, 0, config.limit());
+                    return REJECTED;
+                }
+                UnitScale.convert(bucket, config, now, true);
+                continue;
+            }
+            long base = bucket.slot0();
+            if (bucket.slot1() != state) {
+                continue;
+            }
+            long effective = base;
+            if (base - nowUnits > ceiling) {
+                effective = nowUnits + ceiling;
+            } else if (nowUnits - base > capacity) {
+                effective = nowUnits - capacity;
+            }
+            long wait = effective + cost - nowUnits; // units until the permits have accrued; <= 0: they are here
+            if (wait <= reach) {
+                if (bucket.casSlot0(base, effective + cost)) {
+                    Outcome.allow(out, wait < 0 ? UnitScale.permits(-wait, unit) : 0,
+                            now + UnitScale.millisFor(capacity + wait, perMilli), config.limit());
+                    return wait <= 0 ? 0 : UnitScale.nanosFor(wait, perMilli);
+                }
+            } else {
+                long fresh = config.clock().millis();
+                if (fresh != now) {
+                    now = fresh;
+                    nowUnits = now * perMilli;
+                    continue;
+                }
+                if (effective == base || bucket.casSlot0(base, effective)) {
+                    Outcome.reject(out, 0, now + UnitScale.millisFor(capacity + wait - cost, perMilli),
+                            UnitScale.millisFor(wait - reach, perMilli), config.limit());
+                    return REJECTED;
+                }
+            }
+        }
+    }
+
+    @Override
+    public boolean reserves() {
+        return true;
+    }
+
+    /**
      * Moves the base back by the permits' units. A bucket that filled up meanwhile reads as full, not fuller (the
      * fill is capped at the capacity); one reconfigured (another scale) or retired in between keeps the permits.
      */

@@ -212,6 +212,22 @@ final class UnitScale {
     }
 
     /**
+     * {@code ceil(units * 1,000,000 / perMilli)} for non-negative units: nanoseconds until {@code units} accrue,
+     * exact (10,000 per second is 0.1 ms a permit, never 0). Split so it cannot overflow for {@code units} up to
+     * a minute's worth.
+     */
+    static long nanosFor(long units, long perMilli) {
+        long whole = units / perMilli;
+        long part = units % perMilli * 1_000_000L;
+        return whole * 1_000_000L + (part + perMilli - 1) / perMilli;
+    }
+
+    /** {@code floor(nanos * perMilli / 1,000,000)}: the units that accrue within {@code nanos} (a minute at most). */
+    static long unitsWithin(long nanos, long perMilli) {
+        return nanos / 1_000_000L * perMilli + nanos % 1_000_000L * perMilli / 1_000_000L;
+    }
+
+    /**
      * {@code units / cost}, skipping the 64-bit division (20-90 cycles) in the common case where the reduced
      * ratio has a 1 on one side (100/s, 10/min, 10M/s all do): the branch is perfectly predicted per rule.
      */

@@ -184,6 +184,8 @@ public final class AnnotationRule {
         names.put("maxKeys", "max-keys");
         names.put("onFull", "on-full");
         names.put("throwClass", "throw");
+        names.put("onLimit", "on-limit");
+        names.put("maxWait", "max-wait");
         return java.util.Collections.unmodifiableMap(names);
     }
 }

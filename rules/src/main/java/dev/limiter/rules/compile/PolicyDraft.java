@@ -16,9 +16,20 @@ import java.util.Set;
  * @param unless       the exemptions
  * @param cost         permits per call ({@code costArgument < 0})
  * @param costArgument the argument the cost is read from, or -1
+ * @param maxWaitNanos the longest a call waits for its permits ({@code on-limit: wait}), 0 to reject at once
  */
 record PolicyDraft(List<Limit> limits, List<Override> overrides, Condition match, List<Condition> unless, long cost,
-        int costArgument) {
+        int costArgument, long maxWaitNanos) {
+
+    PolicyDraft(List<Limit> limits, List<Override> overrides, Condition match, List<Condition> unless, long cost,
+            int costArgument) {
+        this(limits, overrides, match, unless, cost, costArgument, 0);
+    }
+
+    /** This policy with {@code on-limit: wait} for at most {@code maxWaitNanos} (0: {@code on-limit: reject}). */
+    PolicyDraft waiting(long maxWaitNanos) {
+        return new PolicyDraft(limits, overrides, match, unless, cost, costArgument, maxWaitNanos);
+    }
 
     /** One limit; {@code at} is where a store's refusal points. */
     record Limit(LimitConfig config, YamlNode at) {

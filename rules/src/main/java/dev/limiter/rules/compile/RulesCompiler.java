@@ -51,7 +51,7 @@ final class RulesCompiler {
     private static final String[] TOP_KEYS = {"version", "reload", "response", "client-ip", "defaults", "rules",
         "store", "metrics"};
     private static final String[] RULE_KEYS = {"id", "match", "key", "limit", "window", "limits", "strategy",
-        "capacity", "cost", "unless", "overrides", "mode", "on-error", "max-keys", "on-full", "throw", "store"};
+        "capacity", "cost", "unless", "overrides", "mode", "on-error", "max-keys", "on-full", "throw", "store", "on-limit", "max-wait"};
 
     private static final String[] ON_FULL_SPELLINGS = spellings();
 
@@ -223,7 +223,9 @@ final class RulesCompiler {
         KeySpec key = KeySection.read(rule, match, problems);
         PolicyDraft policy = PolicySection.read(rule, label, limits, match == null ? null : match.target, strategy,
                 key, match == null ? null : match.condition, clock, problems);
-        if (problems.count() > before || match == null || policy == null || key == null || id == null
+        long maxWait = policy == null ? -1 : WaitSection.read(rule, match == null ? null : match.target, strategy,
+                severalLimits(policy), store, problems);
+        if (problems.count() > before || maxWait < 0 || match == null || policy == null || key == null || id == null
                 || maxKeys == null || store == null) {
             return null;
         }
@@ -232,7 +234,20 @@ final class RulesCompiler {
                 match.classGlob, match.methodGlob, key, strategy, first.config(), maxKeys, onFull,
                 modeText == null ? defaults.mode() : Mode.bySpelling(modeText),
                 onErrorText == null ? defaults.onError() : OnError.bySpelling(onErrorText), throwClass, store,
-                first.at(), policy);
+                first.at(), policy.waiting(maxWait));
+    }
+
+    /** True if the rule, or one of its overrides, has several limits. */
+    private static boolean severalLimits(PolicyDraft policy) {
+        if (policy.limits().size() > 1) {
+            return true;
+        }
+        for (PolicyDraft.Override override : policy.overrides()) {
+            if (override.limits().size() > 1) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The strategy of a rule with a {@code limits:} list (its own or the default), or null (recorded). */
