@@ -25,7 +25,12 @@ public final class Rule implements PathTrie.Entry {
         /** JAX-RS resource methods, matched on class and method name. */
         JAXRS,
         /** Plain Java methods, matched on class and method name. */
-        METHOD
+        METHOD,
+        /**
+         * gRPC calls, matched on the full service name of the {@code .proto} ({@link #classGlob()}) and the method
+         * name ({@link #methodGlob()}).
+         */
+        GRPC
     }
 
     /** Thrown by plain methods when no {@code throw:} is configured. */
@@ -85,6 +90,8 @@ public final class Rule implements PathTrie.Entry {
                         + String.join(" ", paths);
             case JAXRS:
                 return "jaxrs " + classGlob + "#" + methodGlob;
+            case GRPC:
+                return "grpc " + classGlob + "/" + methodGlob;
             default:
                 return "method " + classGlob + "#" + methodGlob;
         }
@@ -125,7 +132,7 @@ public final class Rule implements PathTrie.Entry {
         return methodBits;
     }
 
-    /** Class-name glob of JAX-RS and method rules; null for HTTP rules. */
+    /** Class-name glob of JAX-RS and method rules, the service-name glob of gRPC rules; null for HTTP rules. */
     public NameGlob classGlob() {
         return classGlob;
     }

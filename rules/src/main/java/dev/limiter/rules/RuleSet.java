@@ -34,6 +34,7 @@ public final class RuleSet {
     private final PathTrie<Rule> http;
     private final Rule[] methodRules;
     private final Rule[] jaxrsRules;
+    private final Rule[] grpcRules;
     private final int httpRuleCount;
     private final Map<String, Integer> lines;
 
@@ -57,6 +58,7 @@ public final class RuleSet {
         Map<String, Rule> ids = new LinkedHashMap<>();
         List<Rule> methods = new ArrayList<>();
         List<Rule> jaxrs = new ArrayList<>();
+        List<Rule> grpc = new ArrayList<>();
         PathTrie.Builder trie = new PathTrie.Builder();
         Rule[] all = this.rules.toArray(new Rule[0]);
         int httpRules = 0;
@@ -72,6 +74,9 @@ public final class RuleSet {
                 case JAXRS:
                     jaxrs.add(rule);
                     break;
+                case GRPC:
+                    grpc.add(rule);
+                    break;
                 default:
                     methods.add(rule);
             }
@@ -80,6 +85,7 @@ public final class RuleSet {
         this.http = trie.build(all);
         this.methodRules = methods.toArray(new Rule[0]);
         this.jaxrsRules = jaxrs.toArray(new Rule[0]);
+        this.grpcRules = grpc.toArray(new Rule[0]);
         this.httpRuleCount = httpRules;
     }
 
@@ -169,6 +175,27 @@ public final class RuleSet {
     /** The {@code jaxrs:} rules for a resource class and method name, into {@code out}; allocation-free. */
     public int matchJaxrs(String className, String methodName, Rule[] out) {
         return match(jaxrsRules, className, methodName, out);
+    }
+
+    /** Rules with a {@code grpc:} match, in file order. */
+    public List<Rule> grpcRules() {
+        return List.of(grpcRules);
+    }
+
+    /** The most rules one gRPC call can match: a sufficient size for {@link #matchGrpc}'s array. */
+    public int maxGrpcMatches() {
+        return grpcRules.length;
+    }
+
+    /**
+     * The {@code grpc:} rules for a call of {@code service} (the full service name, {@code acme.Orders}) and
+     * {@code method} (the bare method name, {@code CreateOrder}), in file order, into {@code out}; allocation-free.
+     */
+    public int matchGrpc(String service, String method, Rule[] out) {
+        if (service == null || method == null) {
+            return 0;
+        }
+        return match(grpcRules, service, method, out);
     }
 
     /**

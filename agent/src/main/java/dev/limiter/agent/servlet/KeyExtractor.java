@@ -23,7 +23,7 @@ final class KeyExtractor {
     static String key(Rule rule, RuleSet rules, ServletApi api, Object request, String path) throws Throwable {
         KeySpec spec = rule.key();
         String value = switch (spec.kind()) {
-            case GLOBAL, ARG -> MISSING;
+            case GLOBAL, ARG, METADATA -> MISSING; // metadata: gRPC rules only (KeySection)
             case IP -> clientIp(rules.clientIp(), api, request);
             case HEADER -> api.header(request, spec.name());
             case PARAM -> parameter(api, request, spec.name());

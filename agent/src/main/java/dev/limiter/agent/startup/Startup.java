@@ -3,6 +3,7 @@ package dev.limiter.agent.startup;
 import dev.limiter.agent.diagnostics.AgentVersion;
 import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.grpc.GrpcLimiter;
 import dev.limiter.agent.jfr.FlightEvents;
 import dev.limiter.agent.jfr.FlightRecorderSupport;
 import dev.limiter.agent.jmx.JmxStarter;
@@ -207,6 +208,7 @@ public final class Startup {
     private void limit(RuleSetHolder holder, PendingServletDelegate gate) {
         LimiterBridge.installMethods(new MethodLimiter(holder, errors, ServletKeys.INSTANCE));
         WebfluxLimiter.install(holder, errors);
+        GrpcLimiter.install(holder, errors);
         FirstRequestDelegate servlets = new FirstRequestDelegate(new ServletLimiter(holder, errors));
         if (gate == null) {
             LimiterBridge.install(servlets);

@@ -27,10 +27,14 @@ final class EntryPointNames {
         for (WeaveTarget target : WeaveTarget.ALL) {
             most += target.methods.length;
         }
+        // targets woven in one named class are found by that name: their method names never make a candidate
         String[] names = new String[most];
         int[] targets = new int[most];
         int count = 0;
         for (WeaveTarget target : WeaveTarget.ALL) {
+            if ((target.bit & WeaveTarget.EXACT_CLASSES) != 0) {
+                continue;
+            }
             for (String method : target.methods) {
                 int at = 0;
                 while (at < count && !names[at].equals(method)) {

@@ -71,7 +71,10 @@ final class EntryPointWeaver {
             }
             changed = true;
             if (target.advice == WeaveTarget.Advice.REACTIVE) {
-                return new ReactiveEntryAdvice(method, owner, descriptor, frames);
+                return new ReactiveEntryAdvice(method, owner, descriptor, frames, ReactiveEntryAdvice.BRIDGE);
+            }
+            if (target.advice == WeaveTarget.Advice.GRPC) {
+                return new ReactiveEntryAdvice(method, owner, descriptor, frames, ReactiveEntryAdvice.GRPC_BRIDGE);
             }
             return target.advice == WeaveTarget.Advice.SERVLET
                     ? new ServletEntryAdvice(method, owner, descriptor, frames)

@@ -20,6 +20,9 @@ import net.bytebuddy.jar.asm.Type;
  *   catch (any t) { ReactiveBridge.failed(); throw t; }
  * </pre>
  *
+ * grpc-java's {@code startCall(ServerCall, Metadata)} has the same shape (the call and its headers in, the listener
+ * of the call's end out) and gets the same code calling {@code GrpcBridge} instead ({@link #GRPC_BRIDGE}).
+ *
  * The returned publisher is only handed to the bridge as {@code Object} and cast back to the method's return
  * type, so this code names no framework type but that one, which the woven class sees anyway. As in
  * {@link ServletEntryAdvice}, the catch-all comes after the method's own handlers and leaves out the exit calls.
@@ -27,17 +30,21 @@ import net.bytebuddy.jar.asm.Type;
 final class ReactiveEntryAdvice extends MethodVisitor {
 
     static final String BRIDGE = "dev/limiter/bootstrap/ReactiveBridge";
+    static final String GRPC_BRIDGE = "dev/limiter/bootstrap/GrpcBridge";
     private static final String THROWABLE = "java/lang/Throwable";
     private static final String OBJECT = "java/lang/Object";
 
     private final ArgumentFrame arguments;
     private final String returnType;
+    /** The bridge class called ({@link #BRIDGE} or {@link #GRPC_BRIDGE}): same static methods, its own delegate. */
+    private final String bridge;
     private final Label handler = new Label();
     /** Start and end labels of the ranges the catch-all covers: the body without the exit calls. */
     private final List<Label> covered = new ArrayList<>();
 
-    ReactiveEntryAdvice(MethodVisitor target, String owner, String descriptor, boolean frames) {
+    ReactiveEntryAdvice(MethodVisitor target, String owner, String descriptor, boolean frames, String bridge) {
         super(Opcodes.ASM9, target);
+        this.bridge = bridge;
         this.arguments = new ArgumentFrame(owner, descriptor, frames);
         this.returnType = Type.getReturnType(descriptor).getInternalName();
     }
@@ -54,7 +61,7 @@ final class ReactiveEntryAdvice extends MethodVisitor {
         mv.visitLabel(enterStart);
         mv.visitVarInsn(Opcodes.ALOAD, 1);
         mv.visitVarInsn(Opcodes.ALOAD, 2);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "enter",
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, bridge, "enter",
                 "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;", false);
         mv.visitLabel(enterEnd);
         mv.visitInsn(Opcodes.DUP);
@@ -82,7 +89,7 @@ final class ReactiveEntryAdvice extends MethodVisitor {
             Label exitEnd = new Label();
             mv.visitLabel(exitStart);
             covered.add(exitStart);
-            mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "exit", "(Ljava/lang/Object;)Ljava/lang/Object;",
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, bridge, "exit", "(Ljava/lang/Object;)Ljava/lang/Object;",
                     false);
             mv.visitTypeInsn(Opcodes.CHECKCAST, returnType);
             mv.visitLabel(exitEnd);
@@ -98,7 +105,7 @@ final class ReactiveEntryAdvice extends MethodVisitor {
         covered.add(bodyEnd);
         mv.visitLabel(handler);
         arguments.visit(mv, THROWABLE);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "failed", "()V", false);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, bridge, "failed", "()V", false);
         mv.visitInsn(Opcodes.ATHROW);
         for (int i = 0; i < covered.size(); i += 2) {
             mv.visitTryCatchBlock(covered.get(i), covered.get(i + 1), handler, null);

@@ -47,7 +47,17 @@ enum WeaveTarget {
     WEBFLUX(types("org/springframework/web/server/adapter/HttpWebHandlerAdapter"), null, names("handle"),
             Opcodes.ACC_PUBLIC, Opcodes.ACC_STATIC, Advice.REACTIVE,
             "(Lorg/springframework/http/server/reactive/ServerHttpRequest;"
-                    + "Lorg/springframework/http/server/reactive/ServerHttpResponse;)Lreactor/core/publisher/Mono;");
+                    + "Lorg/springframework/http/server/reactive/ServerHttpResponse;)Lreactor/core/publisher/Mono;"),
+    /**
+     * grpc-java (any transport): {@code startCall(ServerCall, Metadata)} of the stub's handler of unary and
+     * server-streaming methods, the one class every generated or {@code ServerCalls.asyncUnaryCall}-bound method
+     * of those kinds goes through, once per call and after the server's interceptors ({@link #exactBits}).
+     */
+    GRPC_UNARY(types("io/grpc/stub/ServerCalls$UnaryServerCallHandler"), null, names("startCall"),
+            Opcodes.ACC_PUBLIC, Opcodes.ACC_STATIC, Advice.GRPC, GrpcDescriptor.START_CALL),
+    /** grpc-java: the same for the stub's handler of client-streaming and bidirectional methods. */
+    GRPC_STREAMING(types("io/grpc/stub/ServerCalls$StreamingServerCallHandler"), null, names("startCall"),
+            Opcodes.ACC_PUBLIC, Opcodes.ACC_STATIC, Advice.GRPC, GrpcDescriptor.START_CALL);
 
     /** The advice a target weaves, as constants (inlined: this class is never loaded). */
     static final class Advice {
@@ -57,6 +67,13 @@ enum WeaveTarget {
         static final int MAPPER = 1;
         /** {@link ReactiveEntryAdvice}: (request, response) methods that return the exchange's publisher. */
         static final int REACTIVE = 2;
+        /** {@link ReactiveEntryAdvice} calling {@code GrpcBridge}: (call, headers) methods returning a listener. */
+        static final int GRPC = 3;
+    }
+
+    /** The gRPC handler's method descriptor (a holder: an enum's constants cannot name its own static fields). */
+    static final class GrpcDescriptor {
+        static final String START_CALL = "(Lio/grpc/ServerCall;Lio/grpc/Metadata;)Lio/grpc/ServerCall$Listener;";
     }
 
     /** Every target, in bit order ({@code values()} copies its array on each call). */
@@ -64,7 +81,7 @@ enum WeaveTarget {
     static final int SERVLETS = SERVLET_JAVAX.bit | SERVLET_JAKARTA.bit;
     static final int MAPPERS = MAPPER_JAVAX.bit | MAPPER_JAKARTA.bit;
     /** Targets woven in one named class only, found by its name ({@link #exactBits}). */
-    static final int EXACT_CLASSES = WEBFLUX.bit;
+    static final int EXACT_CLASSES = WEBFLUX.bit | GRPC_UNARY.bit | GRPC_STREAMING.bit;
 
     /** This target's bit in the masks of targets. */
     final int bit = 1 << ordinal();
@@ -116,7 +133,7 @@ enum WeaveTarget {
                 || !descriptor.startsWith(descriptorStart)) {
             return false;
         }
-        if (advice == Advice.REACTIVE) {
+        if (advice == Advice.REACTIVE || advice == Advice.GRPC) {
             return descriptor.length() == descriptorStart.length(); // the whole descriptor
         }
         if (advice == Advice.SERVLET) {

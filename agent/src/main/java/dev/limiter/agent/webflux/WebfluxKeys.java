@@ -29,7 +29,7 @@ final class WebfluxKeys {
             throws Throwable {
         KeySpec spec = rule.key();
         String value = switch (spec.kind()) {
-            case GLOBAL, ARG -> MISSING;
+            case GLOBAL, ARG, METADATA -> MISSING; // metadata: gRPC rules only (KeySection)
             case IP -> clientIp(rules.clientIp(), api, request, scratch);
             case HEADER -> api.header(request, spec.name());
             case PARAM -> api.queryParam(request, spec.name());

@@ -53,8 +53,36 @@ class WeaveTargetTest {
         assertThat(WeaveTarget.WEBFLUX.apiResource).isNull();
     }
 
+    /**
+     * grpc-java's two stub handlers: found by name, their {@code startCall(ServerCall, Metadata)} (and no other
+     * overload) woven to call {@code GrpcBridge}, not WebFlux's bridge. The real classes run in GrpcLimiterTest.
+     */
+    @Test
+    void theGrpcStubHandlersAreFoundByNameAndCallTheGrpcBridge() {
+        String[] handlers = {"io/grpc/stub/ServerCalls$UnaryServerCallHandler",
+            "io/grpc/stub/ServerCalls$StreamingServerCallHandler"};
+        WeaveTarget[] targets = {WeaveTarget.GRPC_UNARY, WeaveTarget.GRPC_STREAMING};
+        for (int i = 0; i < handlers.length; i++) {
+            assertThat(WeaveTarget.exactBits(handlers[i])).isEqualTo(targets[i].bit);
+            assertThat(WeaveTarget.exactBitsOfBinaryName(handlers[i].replace('/', '.'))).isEqualTo(targets[i].bit);
+            assertThat(targets[i].apiResource).isNull();
+            String startCall = "(Lio/grpc/ServerCall;Lio/grpc/Metadata;)Lio/grpc/ServerCall$Listener;";
+            byte[] woven = EntryPointWeaver.weave(implementation("io/grpc/ServerCallHandler", "startCall",
+                    startCall), targets[i].bit);
+            assertThat(woven).isNotNull();
+            String text = new String(woven, StandardCharsets.ISO_8859_1);
+            assertThat(text).contains(ReactiveEntryAdvice.GRPC_BRIDGE).doesNotContain(ReactiveEntryAdvice.BRIDGE);
+            assertThat(EntryPointWeaver.weave(implementation("io/grpc/ServerCallHandler", "startCall",
+                    "(Lio/grpc/ServerCall;)Lio/grpc/ServerCall$Listener;"), targets[i].bit))
+                    .as("another overload").isNull();
+        }
+        assertThat(WeaveTarget.exactBits("io/grpc/stub/ServerCalls")).isZero();
+        assertThat(WeaveTarget.exactBits("io/grpc/internal/ServerImpl")).isZero();
+    }
+
     @ParameterizedTest
-    @EnumSource(value = WeaveTarget.class, names = "WEBFLUX", mode = EnumSource.Mode.EXCLUDE)
+    @EnumSource(value = WeaveTarget.class, names = {"WEBFLUX", "GRPC_UNARY", "GRPC_STREAMING"},
+            mode = EnumSource.Mode.EXCLUDE)
     void aLoaderThatSeesTheApiSeesTheTarget(WeaveTarget target) throws Exception {
         List<String> typeFiles = new ArrayList<>();
         for (String type : target.types) {
@@ -69,7 +97,8 @@ class WeaveTargetTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = WeaveTarget.class, names = "WEBFLUX", mode = EnumSource.Mode.EXCLUDE)
+    @EnumSource(value = WeaveTarget.class, names = {"WEBFLUX", "GRPC_UNARY", "GRPC_STREAMING"},
+            mode = EnumSource.Mode.EXCLUDE)
     void everyTypeDeclaresAWovenMethodAndAnImplementationOfItIsWoven(WeaveTarget target) throws Exception {
         for (String type : target.types) {
             Class<?> api = apiType(type);

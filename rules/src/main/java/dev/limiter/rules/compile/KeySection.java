@@ -9,7 +9,8 @@ import dev.limiter.rules.yaml.YamlNode;
 
 /**
  * Validates one rule's {@code key:} against its {@code match:}: a key must name something the matched call has
- * (arguments for methods, a request for HTTP and JAX-RS, a captured {@code {name}} in every path).
+ * (arguments for methods, a request for HTTP and JAX-RS, a captured {@code {name}} in every path, a peer and
+ * metadata for gRPC).
  */
 final class KeySection {
 
@@ -36,7 +37,14 @@ final class KeySection {
             return key;
         }
         YamlNode at = rule.get("key");
+        if (match.target == Rule.Target.GRPC) {
+            return grpc(key, at, problems);
+        }
         switch (key.kind()) {
+            case METADATA:
+                problems.add(at, "key '" + key + "' needs a grpc match (HTTP requests and methods have no gRPC"
+                        + " metadata); use header:NAME for an HTTP header");
+                return null;
             case ARG:
                 if (match.target == Rule.Target.HTTP) {
                     problems.add(at, "key '" + key + "' needs a method or jaxrs match (HTTP requests have no"
@@ -74,6 +82,27 @@ final class KeySection {
                 return key;
             default:
                 return key;
+        }
+    }
+
+    /** gRPC calls have a peer and metadata, nothing else a key could name. */
+    private static KeySpec grpc(KeySpec key, YamlNode at, Problems problems) {
+        switch (key.kind()) {
+            case GLOBAL:
+            case IP:
+                return key;
+            case METADATA:
+                if (key.name().toLowerCase(java.util.Locale.ROOT).endsWith("-bin")) {
+                    problems.add(at, "key '" + key + "': binary metadata (a name ending in -bin) cannot be a key;"
+                            + " name an ASCII metadata entry");
+                    return null;
+                }
+                return key;
+            default:
+                problems.add(at, "key '" + key + "' is not available on a grpc match; a gRPC call is keyed on"
+                        + " global, ip or metadata:NAME" + (key.kind() == KeySpec.Kind.HEADER
+                                ? " (metadata:" + key.name() + " reads the same request header)" : ""));
+                return null;
         }
     }
 }

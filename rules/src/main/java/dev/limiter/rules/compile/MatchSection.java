@@ -13,8 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Validates one rule's {@code match:} ({@code http}, {@code jaxrs} or {@code method}) and compiles its path
- * patterns, HTTP methods and name globs, reporting every problem with its position.
+ * Validates one rule's {@code match:} ({@code http}, {@code jaxrs}, {@code method} or {@code grpc}) and compiles its
+ * path patterns, HTTP methods and name globs, reporting every problem with its position.
  */
 final class MatchSection {
 
@@ -43,17 +43,21 @@ final class MatchSection {
     }
 
     private Match match(YamlNode node, String label) {
-        Fields fields = Fields.of(node, "match", problems, "http", "jaxrs", "method");
+        Fields fields = Fields.of(node, "match", problems, "http", "jaxrs", "method", "grpc");
         if (fields == null) {
             return null;
         }
-        int kinds = (fields.has("http") ? 1 : 0) + (fields.has("jaxrs") ? 1 : 0) + (fields.has("method") ? 1 : 0);
+        int kinds = (fields.has("http") ? 1 : 0) + (fields.has("jaxrs") ? 1 : 0) + (fields.has("method") ? 1 : 0)
+                + (fields.has("grpc") ? 1 : 0);
         if (kinds != 1) {
-            problems.add(node, "match of " + label + " must have exactly one of http, jaxrs or method");
+            problems.add(node, "match of " + label + " must have exactly one of http, jaxrs, method or grpc");
             return null;
         }
         if (fields.has("http")) {
             return http(fields.get("http"));
+        }
+        if (fields.has("grpc")) {
+            return GrpcMatchSection.read(fields.get("grpc"), problems);
         }
         boolean jaxrs = fields.has("jaxrs");
         return names(fields.get(jaxrs ? "jaxrs" : "method"), jaxrs ? Rule.Target.JAXRS : Rule.Target.METHOD);

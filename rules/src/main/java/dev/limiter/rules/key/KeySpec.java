@@ -10,11 +10,13 @@ import dev.limiter.rules.text.Suggestions;
  * and {@link Kind#PARAM} the named request header / query-or-form parameter ({@link #name()}); {@link
  * Kind#PRINCIPAL} the authenticated user name; {@link Kind#PATH} the request path; {@link Kind#PATH_PARAM} the
  * segment captured as {@code {name}} ({@code Rule.pathParam}); {@link Kind#ARG} the method argument at
- * {@link #index()} ({@code String.valueOf}). How a missing value (no header, no principal) is counted is the
+ * {@link #index()} ({@code String.valueOf}); {@link Kind#METADATA} the named gRPC request metadata entry
+ * (gRPC rules only). How a missing value (no header, no principal) is counted is the
  * agent's decision and is documented in {@code docs/rules.md}.
  *
  * @param kind  what to count by
- * @param name  header, parameter or path-variable name for HEADER, PARAM and PATH_PARAM; null otherwise
+ * @param name  header, parameter, path-variable or metadata name for HEADER, PARAM, PATH_PARAM and METADATA; null
+ *              otherwise
  * @param index argument position for ARG; -1 otherwise
  */
 public record KeySpec(Kind kind, String name, int index) {
@@ -22,7 +24,7 @@ public record KeySpec(Kind kind, String name, int index) {
     /** The kinds a {@code key:} can have, with their spelling in the file. */
     public enum Kind {
         GLOBAL("global"), IP("ip"), HEADER("header"), PARAM("param"), PRINCIPAL("principal"), PATH("path"),
-        PATH_PARAM("path-param"), ARG("arg");
+        PATH_PARAM("path-param"), ARG("arg"), METADATA("metadata");
 
         private final String spelling;
 
@@ -37,14 +39,15 @@ public record KeySpec(Kind kind, String name, int index) {
 
         /** True for kinds written {@code kind:NAME} / {@code arg:N}. */
         public boolean hasArgument() {
-            return this == HEADER || this == PARAM || this == PATH_PARAM || this == ARG;
+            return this == HEADER || this == PARAM || this == PATH_PARAM || this == ARG || this == METADATA;
         }
     }
 
     /** The default: one budget shared by every caller. */
     public static final KeySpec GLOBAL = new KeySpec(Kind.GLOBAL, null, -1);
 
-    static final String SPELLINGS = "global, ip, header:NAME, param:NAME, principal, path, path-param:NAME, arg:N";
+    static final String SPELLINGS = "global, ip, header:NAME, param:NAME, principal, path, path-param:NAME, arg:N,"
+            + " metadata:NAME";
     static final int MAX_ARG = 254;
 
     /**

@@ -40,7 +40,9 @@ public enum TestApp {
     /** Spring Boot 3.5 WebFlux on Reactor Netty: no servlet API at all. */
     SPRING_BOOT3_WEBFLUX("spring-boot3-webflux", "dev.limiter.it.app.webflux.WebfluxApp", Kind.WEBFLUX),
     /** The same WebFlux application built against Spring Boot 4.0 (Spring 7). */
-    SPRING_BOOT4_WEBFLUX("spring-boot4-webflux", "dev.limiter.it.app.webflux.WebfluxApp", Kind.WEBFLUX);
+    SPRING_BOOT4_WEBFLUX("spring-boot4-webflux", "dev.limiter.it.app.webflux.WebfluxApp", Kind.WEBFLUX),
+    /** grpc-java 1.85 on grpc-netty-shaded: no servlet API, no HTTP endpoints. */
+    GRPC_NETTY("grpc-netty", "dev.limiter.it.app.grpc.GrpcApp", Kind.GRPC);
 
     /** What a server serves, and whether a servlet container is in front of it. */
     public enum Kind {
@@ -51,7 +53,9 @@ public enum TestApp {
         /** The shared JAX-RS application at {@code /rest} on a runtime with no servlet container. */
         JAXRS_WITHOUT_SERVLET,
         /** The WebFlux test application (apps/spring-boot3-webflux) on Reactor Netty. */
-        WEBFLUX
+        WEBFLUX,
+        /** The gRPC test service (apps/grpc-netty). */
+        GRPC
     }
 
     /** How the JVM is given the application. */

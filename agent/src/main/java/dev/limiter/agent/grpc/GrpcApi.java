@@ -1,0 +1,211 @@
+package dev.limiter.agent.grpc;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.net.SocketAddress;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The parts of grpc-java's API ({@code io.grpc}, grpc-api 1.x) the adapter uses, as method handles found once
+ * per call class from the application's own loader: the agent's loader cannot see grpc-java, and the bootstrap
+ * bridge hands its objects over as {@code Object}. Every handle is adapted to an erased type ({@code Object} in,
+ * JDK types out) and called with {@code invokeExact}, which neither boxes nor allocates. The peer address is the
+ * transport attribute {@code Grpc.TRANSPORT_ATTR_REMOTE_ADDR}, the same on grpc-netty, grpc-netty-shaded and
+ * any other transport: nothing here names Netty.
+ *
+ * <p>Metadata keys ({@code Metadata.Key.of(name, ASCII_STRING_MARSHALLER)}) are made once per name and kept: a
+ * lookup of an existing key reads a concurrent map without allocating. The two listener classes a call needs
+ * ({@link GrpcListeners}) are defined in the application's loader the first time a rule matches a call there.
+ *
+ * <p>A grpc-java lacking one of these (older than any we know of) leaves {@link #supported} false; the reason is
+ * logged once by the caller and calls run unlimited.
+ */
+final class GrpcApi {
+
+    private static final ClassValue<GrpcApi> BY_CALL_CLASS = new ClassValue<>() {
+        @Override
+        protected GrpcApi computeValue(Class<?> type) {
+            return new GrpcApi(type.getClassLoader());
+        }
+    };
+
+    final boolean supported;
+    /** Why not {@link #supported}, for the log; null if supported. */
+    final Throwable problem;
+
+    private final ClassLoader loader;
+    private final MethodHandle descriptor;
+    private final MethodHandle fullName;
+    private final MethodHandle serviceName;
+    private final MethodHandle remoteAddress;
+    private final MethodHandle keyOf;
+    private final MethodHandle metadataGet;
+    private final MethodHandle metadataPut;
+    private final MethodHandle newMetadata;
+    private final MethodHandle withDescription;
+    private final MethodHandle close;
+    private final Object resourceExhausted;
+    private final ConcurrentHashMap<String, Object> keys = new ConcurrentHashMap<>();
+    private volatile GrpcListeners listeners;
+
+    /** The API as the loader of {@code call}'s class sees it. */
+    static GrpcApi of(Object call) {
+        return BY_CALL_CLASS.get(call.getClass());
+    }
+
+    private GrpcApi(ClassLoader loader) {
+        this.loader = loader;
+        MethodHandle[] h = new MethodHandle[10];
+        Object[] status = new Object[1];
+        Throwable failure = null;
+        try {
+            find(loader, h, status);
+        } catch (Throwable t) {
+            failure = t;
+        }
+        supported = failure == null;
+        problem = failure;
+        descriptor = h[0];
+        fullName = h[1];
+        serviceName = h[2];
+        remoteAddress = h[3];
+        keyOf = h[4];
+        metadataGet = h[5];
+        metadataPut = h[6];
+        newMetadata = h[7];
+        withDescription = h[8];
+        close = h[9];
+        resourceExhausted = status[0];
+    }
+
+    private static void find(ClassLoader loader, MethodHandle[] h, Object[] status) throws Throwable {
+        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+        Class<?> call = type("io.grpc.ServerCall", loader);
+        Class<?> method = type("io.grpc.MethodDescriptor", loader);
+        Class<?> attributes = type("io.grpc.Attributes", loader);
+        Class<?> attributeKey = type("io.grpc.Attributes$Key", loader);
+        Class<?> grpc = type("io.grpc.Grpc", loader);
+        Class<?> metadata = type("io.grpc.Metadata", loader);
+        Class<?> metadataKey = type("io.grpc.Metadata$Key", loader);
+        Class<?> ascii = type("io.grpc.Metadata$AsciiMarshaller", loader);
+        Class<?> statusType = type("io.grpc.Status", loader);
+
+        h[0] = lookup.findVirtual(call, "getMethodDescriptor", MethodType.methodType(method));
+        h[1] = lookup.findVirtual(method, "getFullMethodName", MethodType.methodType(String.class));
+        h[2] = lookup.findVirtual(method, "getServiceName", MethodType.methodType(String.class));
+        Object remoteKey = lookup.findStaticGetter(grpc, "TRANSPORT_ATTR_REMOTE_ADDR", attributeKey).invoke();
+        h[3] = MethodHandles.filterReturnValue(
+                lookup.findVirtual(call, "getAttributes", MethodType.methodType(attributes)),
+                MethodHandles.insertArguments(
+                        lookup.findVirtual(attributes, "get", MethodType.methodType(Object.class, attributeKey)),
+                        1, remoteKey))
+                .asType(MethodType.methodType(SocketAddress.class, call));
+        Object marshaller = lookup.findStaticGetter(metadata, "ASCII_STRING_MARSHALLER", ascii).invoke();
+        h[4] = MethodHandles.insertArguments(
+                lookup.findStatic(metadataKey, "of", MethodType.methodType(metadataKey, String.class, ascii)),
+                1, marshaller);
+        h[5] = lookup.findVirtual(metadata, "get", MethodType.methodType(Object.class, metadataKey))
+                .asType(MethodType.methodType(String.class, metadata, metadataKey));
+        h[6] = lookup.findVirtual(metadata, "put", MethodType.methodType(void.class, metadataKey, Object.class))
+                .asType(MethodType.methodType(void.class, metadata, metadataKey, String.class));
+        h[7] = lookup.findConstructor(metadata, MethodType.methodType(void.class));
+        h[8] = lookup.findVirtual(statusType, "withDescription", MethodType.methodType(statusType, String.class));
+        h[9] = lookup.findVirtual(call, "close", MethodType.methodType(void.class, statusType, metadata));
+        status[0] = lookup.findStaticGetter(statusType, "RESOURCE_EXHAUSTED", statusType).invoke();
+        for (int i = 0; i < h.length; i++) {
+            h[i] = h[i].asType(erased(h[i].type()));
+        }
+    }
+
+    /** Library types become {@code Object}; JDK types and primitives stay as they are. */
+    static MethodType erased(MethodType type) {
+        MethodType result = type;
+        for (int i = 0; i < type.parameterCount(); i++) {
+            if (!isJdk(type.parameterType(i))) {
+                result = result.changeParameterType(i, Object.class);
+            }
+        }
+        return isJdk(type.returnType()) ? result : result.changeReturnType(Object.class);
+    }
+
+    private static boolean isJdk(Class<?> type) {
+        return type.isPrimitive() || type.isArray() || type.getClassLoader() == null;
+    }
+
+    static Class<?> type(String name, ClassLoader loader) throws ClassNotFoundException {
+        return Class.forName(name, false, loader);
+    }
+
+    // ---- the call
+
+    /** The call's {@code MethodDescriptor}: one object per method, the same for every call of it. */
+    Object descriptor(Object call) throws Throwable {
+        return descriptor.invokeExact(call);
+    }
+
+    /** {@code acme.Orders/Create}. */
+    String fullName(Object descriptor) throws Throwable {
+        return (String) fullName.invokeExact(descriptor);
+    }
+
+    /** {@code acme.Orders}: the full service name, kept by the descriptor. */
+    String serviceName(Object descriptor) throws Throwable {
+        return (String) serviceName.invokeExact(descriptor);
+    }
+
+    /** The transport's remote address of the call, or null. */
+    SocketAddress remoteAddress(Object call) throws Throwable {
+        return (SocketAddress) remoteAddress.invokeExact(call);
+    }
+
+    /** The last value of the ASCII metadata entry {@code name} (any case), or null. */
+    String metadata(Object headers, String name) throws Throwable {
+        return (String) metadataGet.invokeExact(headers, key(name));
+    }
+
+    private Object key(String name) throws Throwable {
+        Object key = keys.get(name);
+        if (key == null) {
+            key = keyOf.invokeExact(name);
+            Object earlier = keys.putIfAbsent(name, key);
+            if (earlier != null) {
+                key = earlier;
+            }
+        }
+        return key;
+    }
+
+    // ---- the rejection
+
+    /** A new, empty {@code Metadata} (the rejection's trailers). */
+    Object newMetadata() throws Throwable {
+        return newMetadata.invokeExact();
+    }
+
+    /** Puts an ASCII entry into {@code metadata}. */
+    void put(Object metadata, String name, String value) throws Throwable {
+        metadataPut.invokeExact(metadata, key(name), value);
+    }
+
+    /** {@code call.close(Status.RESOURCE_EXHAUSTED.withDescription(description), trailers)}. */
+    void closeExhausted(Object call, String description, Object trailers) throws Throwable {
+        Object status = withDescription.invokeExact(resourceExhausted, description);
+        close.invokeExact(call, status, trailers);
+    }
+
+    /** The listener classes in this loader, defined at the first call that needs them. */
+    GrpcListeners listeners() throws Throwable {
+        GrpcListeners current = listeners;
+        if (current == null) {
+            synchronized (this) {
+                current = listeners;
+                if (current == null) {
+                    current = GrpcListeners.define(loader);
+                    listeners = current;
+                }
+            }
+        }
+        return current;
+    }
+}

@@ -1,0 +1,121 @@
+package dev.limiter.agent.grpc;
+
+import dev.limiter.agent.decision.Call;
+import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleSet;
+import java.net.InetAddress;
+
+/**
+ * Per-thread buffers for one gRPC call's decision (a server thread starts many calls, one at a time), reused so
+ * that an allowed call for an existing key allocates nothing on the agent's side: the rules matching the last
+ * method (kept while the same {@code MethodDescriptor} and rule set come back: grpc-java keeps one descriptor per
+ * method), the peer's address text (kept for the next call from the same address), the trailer writer, and what
+ * every decision keeps ({@link Call}).
+ */
+final class GrpcCallScratch extends Call {
+
+    private Rule[] matched = new Rule[4];
+    private Object lastDescriptor;
+    private RuleSet lastRules;
+    private int lastCount;
+
+    private InetAddress lastPeer;
+    private String lastPeerText;
+
+    final GrpcTrailers trailers = new GrpcTrailers();
+
+    /** The call being decided: set by {@link #begin}, cleared by {@link #end}. */
+    private RuleSet rules;
+    private GrpcApi api;
+    private Object call;
+    private Object headers;
+
+    /** The rules matching the method of {@code descriptor} into {@link #matched()}; their count. */
+    int match(RuleSet rules, GrpcApi api, Object descriptor) throws Throwable {
+        if (rules == lastRules && descriptor == lastDescriptor) {
+            return lastCount;
+        }
+        if (matched.length < rules.maxGrpcMatches()) {
+            matched = new Rule[rules.maxGrpcMatches()];
+        }
+        lastRules = null; // not valid while matched[] is being overwritten
+        String service = api.serviceName(descriptor);
+        String full = api.fullName(descriptor);
+        String method = service == null || full.length() <= service.length() ? null
+                : full.substring(service.length() + 1);
+        int count = rules.matchGrpc(service, method, matched);
+        lastDescriptor = descriptor;
+        lastCount = count;
+        lastRules = rules;
+        return count;
+    }
+
+    /** The rules of the last {@link #match}. */
+    Rule[] matched() {
+        return matched;
+    }
+
+    /** The text of the peer address, kept while the same address keeps coming ({@code equals} compares bytes). */
+    String peerText(InetAddress peer) {
+        if (peer == null) {
+            return null;
+        }
+        if (peer.equals(lastPeer)) {
+            return lastPeerText;
+        }
+        String text = peer.getHostAddress();
+        lastPeer = peer;
+        lastPeerText = text;
+        return text;
+    }
+
+    void begin(RuleSet rules, GrpcApi api, Object call, Object headers) {
+        this.rules = rules;
+        this.api = api;
+        this.call = call;
+        this.headers = headers;
+    }
+
+    /** Drops the call (the matches and the address text stay): a thread's buffers never keep a call. */
+    void end() {
+        rules = null;
+        api = null;
+        call = null;
+        headers = null;
+        bindingRule = null;
+    }
+
+    @Override
+    protected String key(Rule rule, int index) throws Throwable {
+        return GrpcKeys.key(rule, rules, api, call, headers, this);
+    }
+
+    /** A condition's header ({@code headers:}): the call's metadata entry of that name. */
+    @Override
+    public String header(String name) throws Throwable {
+        return api.metadata(headers, name);
+    }
+
+    /** A condition's client address, after the trusted proxies. */
+    @Override
+    public String clientAddress() throws Throwable {
+        return GrpcKeys.clientAddress(rules.clientIp(), api, call, headers, this);
+    }
+
+    // isUserInRole stays false: grpc-java has no user before the service runs (docs/rules.md)
+
+    @Override
+    protected String missingKey(Rule rule, int index) {
+        return GrpcKeys.missing(rule);
+    }
+
+    @Override
+    protected String where() {
+        return "";
+    }
+
+    @Override
+    protected String noun() {
+        return "call";
+    }
+}
