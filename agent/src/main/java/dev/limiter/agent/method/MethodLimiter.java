@@ -51,7 +51,7 @@ public final class MethodLimiter implements MethodDelegate {
     }
 
     @Override
-    public Object onMethodEnter(int siteId, Object keyArgument) {
+    public Object onMethodEnter(int siteId, Object keyArgument, long cost) {
         WovenSite site = WovenSites.get(siteId);
         if (site == null) {
             return null;
@@ -62,7 +62,7 @@ public final class MethodLimiter implements MethodDelegate {
         }
         MethodScratch scratch = SCRATCH.get();
         int base = scratch.permits.height();
-        scratch.begin(site, rules, keyArgument, requestKeys);
+        scratch.begin(site, rules, keyArgument, cost, requestKeys);
         Rule rejecting;
         try {
             rejecting = decider.decide(rules.rules, rules.rules.length, scratch);
