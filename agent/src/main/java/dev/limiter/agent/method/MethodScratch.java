@@ -28,6 +28,8 @@ final class MethodScratch extends Call {
     private Object keyArgument;
     private long cost;
     private RequestKeys requestKeys;
+    /** Set when a condition of this decision asked for the HTTP request and the thread had none. */
+    boolean askedWithoutRequest;
 
     /** {@code cost} is the woven cost argument's value, as passed ({@link CostArgument}). */
     void begin(WovenSite site, SiteRules rules, Object keyArgument, long cost, RequestKeys requestKeys) {
@@ -36,6 +38,7 @@ final class MethodScratch extends Call {
         this.keyArgument = keyArgument;
         this.cost = cost;
         this.requestKeys = requestKeys;
+        this.askedWithoutRequest = false;
     }
 
     /** Drops the call's references, so a thread's buffers never keep an argument alive. */
@@ -88,19 +91,31 @@ final class MethodScratch extends Call {
     @Override
     public String header(String name) throws Throwable {
         Object request = LimiterBridge.currentRequest();
-        return request == null ? null : requestKeys.header(request, name);
+        if (request == null) {
+            askedWithoutRequest = true;
+            return null;
+        }
+        return requestKeys.header(request, name);
     }
 
     @Override
     public String clientAddress() throws Throwable {
         Object request = LimiterBridge.currentRequest();
-        return request == null ? null : requestKeys.clientAddress(rules.set, request);
+        if (request == null) {
+            askedWithoutRequest = true;
+            return null;
+        }
+        return requestKeys.clientAddress(rules.set, request);
     }
 
     @Override
     public boolean isUserInRole(String role) throws Throwable {
         Object request = LimiterBridge.currentRequest();
-        return request != null && requestKeys.isUserInRole(request, role);
+        if (request == null) {
+            askedWithoutRequest = true;
+            return false;
+        }
+        return requestKeys.isUserInRole(request, role);
     }
 
     @Override

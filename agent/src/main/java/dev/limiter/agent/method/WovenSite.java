@@ -7,8 +7,9 @@ import java.lang.ref.WeakReference;
  * One woven method: what it is (kind, class, method, which argument is its key) and the rules that apply to it
  * under the current snapshot.
  *
- * <p>Immutable apart from two caches that only change after a reload or on a first rejection: the site's
- * {@link SiteRules} for the latest snapshot, and the resolved {@code throw:} classes ({@link ThrowableFactory}).
+ * <p>Immutable apart from two caches that only change after a reload or on a first rejection (the site's
+ * {@link SiteRules} for the latest snapshot, and the resolved {@code throw:} classes, {@link ThrowableFactory})
+ * and a flag set by a one-time warning.
  * The class loader is held weakly, so a site never keeps an undeployed web application alive. A site is
  * identified by an int ({@link #id}) that the woven code carries as a constant.
  */
@@ -34,6 +35,8 @@ final class WovenSite {
 
     private volatile SiteRules rules;
     volatile ThrowTarget[] throwTargets = new ThrowTarget[0];
+    /** Set once the missing servlet request of this JAX-RS site's request conditions has been logged. */
+    volatile boolean warnedNoRequest;
 
     WovenSite(int id, SiteKind kind, ClassLoader loader, String className, String methodName, String descriptor,
             int keyIndex, String keyName, String[] declaredExceptions, String annotationId, int costIndex) {
