@@ -1,5 +1,6 @@
 package costtest;
 
+import dev.limiter.api.Limit;
 import java.util.Collection;
 import java.util.List;
 
@@ -54,5 +55,21 @@ public class Exporter {
     /** {@code cost-several}: two limits, cost arg:0. */
     public int burst(int permits) {
         return permits;
+    }
+
+    /** Annotated: cost arg:0 (a long array's length), 10 a day (annotations run on the system clock). */
+    @Limit(id = "cost-anno", limit = 10, window = "1d", cost = "arg:0")
+    public int archive(long[] ids) {
+        return ids == null ? -1 : ids.length;
+    }
+
+    /** {@code cost-alloc-long}: cost arg:0, a budget no test spends. */
+    public long meter(long units) {
+        return units;
+    }
+
+    /** {@code cost-alloc-list}: cost arg:0, a budget no test spends. */
+    public int meterAll(List<String> items) {
+        return items.size();
     }
 }

@@ -17,6 +17,7 @@ import dev.limiter.core.clock.ManualClock;
 import dev.limiter.rules.RuleStats;
 import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,6 +63,16 @@ class CostArgumentWeavingTest {
               - id: cost-wrong-type
                 match: { method: { class: costtest.Exporter, method: title } }
                 limit: 1
+                window: 1h
+                cost: arg:0
+              - id: cost-alloc-long
+                match: { method: { class: costtest.Exporter, method: meter } }
+                limit: 2000000000
+                window: 1h
+                cost: arg:0
+              - id: cost-alloc-list
+                match: { method: { class: costtest.Exporter, method: meterAll } }
+                limit: 2000000000
                 window: 1h
                 cost: arg:0
               - id: cost-several
@@ -226,6 +237,15 @@ class CostArgumentWeavingTest {
     }
 
     @Test
+    void anAnnotationReadsItsCostFromAnArgumentToo() throws Exception {
+        Object exporter = new Exporter();
+        Exporter e = (Exporter) exporter;
+        // 10 a day: 6, then 5 would make 11, 4 makes 10, then even a null array (1) is too many
+        assertThat(admitted("cost-anno", () -> e.archive(new long[6]), () -> e.archive(new long[5]),
+                () -> e.archive(new long[4]), () -> e.archive(null))).containsExactly(true, false, true, false);
+    }
+
+    @Test
     void anArgumentTheMethodCannotSupplyFailsTheRuleWithAClearLog() throws Exception {
         Object exporter = new Exporter();
         Exporter e = (Exporter) exporter;
@@ -259,7 +279,33 @@ class CostArgumentWeavingTest {
                     .containsExactly(true, false, true, false);
             assertThat((Long) server.getAttribute(name, "Allowed") - allowed).isEqualTo(2);
             assertThat((Long) server.getAttribute(name, "Rejected") - rejected).isEqualTo(2);
+            assertThat(server.getAttribute(name, "Conditions")).isEqualTo("cost arg:1");
         }
+    }
+
+    @Test
+    void theAllowedPathAllocatesNothingForANumberOrACollectionCost() {
+        Object exporter = new Exporter();
+        Exporter e = (Exporter) exporter;
+        List<String> items = List.of("a", "b", "c");
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        for (int i = 0; i < 200_000; i++) {
+            e.meter(1_000L + (i & 7)); // beyond Long.valueOf's cache: boxing would allocate
+            e.meterAll(items);
+        }
+        long thread = Thread.currentThread().getId();
+        long before = threads.getThreadAllocatedBytes(thread);
+        for (int i = 0; i < 100_000; i++) {
+            e.meter(1_000L + (i & 7));
+            e.meterAll(items);
+        }
+        long allocated = threads.getThreadAllocatedBytes(thread) - before;
+        System.out.println("CostArgumentWeavingTest: 200000 allowed woven calls with an argument cost allocated "
+                + allocated + " bytes");
+        assertThat(allocated).isLessThan(16_384);
+        assertThat(stats("cost-alloc-long").allowed().sum()).isEqualTo(300_000);
+        assertThat(stats("cost-alloc-list").allowed().sum()).isEqualTo(300_000);
     }
 
     private static List<String> messages() {

@@ -8,6 +8,8 @@ import dev.limiter.rules.Policy;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RulesError;
 import dev.limiter.rules.RulesException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -103,5 +105,31 @@ class CostArgumentRulesTest {
                 + "    max-wait: 1s\n    cost: arg:0\n")).rule("r").policy();
         assertThat(waiting.costArgument()).isZero();
         assertThat(waiting.main().maxCost()).as("a bucket's budget is its capacity").isEqualTo(20);
+    }
+
+    @Test
+    void anAnnotationTakesItsCostAsTextThroughTheSameValidation() {
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("limit", 10L);
+        values.put("window", "1h");
+        values.put("cost", "arg:1");
+        AnnotationRule argument = AnnotationRule.compile("com.acme.Exporter", "export", values, clock);
+        assertThat(argument.problems()).isEmpty();
+        assertThat(argument.rule().policy().costArgument()).isEqualTo(1);
+        values.put("cost", "4");
+        AnnotationRule fixed = AnnotationRule.compile("com.acme.Exporter", "export", values, clock);
+        assertThat(fixed.problems()).isEmpty();
+        assertThat(fixed.rule().policy().cost()).isEqualTo(4);
+        assertThat(fixed.rule().policy().costArgument()).isEqualTo(-1);
+        values.put("cost", "11");
+        assertThat(AnnotationRule.compile("com.acme.Exporter", "export", values, clock).problems()).containsExactly(
+                "cost: cost 11 is above the budget of 10 at line 5: no call could ever be admitted");
+        values.put("cost", "four");
+        assertThat(AnnotationRule.compile("com.acme.Exporter", "export", values, clock).problems()).containsExactly(
+                "cost: cost must be a whole number of permits (e.g. 'cost: 50') or, for a method, the argument that"
+                        + " gives it ('cost: arg:1')");
+        values.put("cost", "");
+        assertThat(AnnotationRule.compile("com.acme.Exporter", "export", values, clock).rule().policy().cost())
+                .as("unset").isEqualTo(1);
     }
 }
