@@ -72,4 +72,9 @@ public class Exporter {
     public int meterAll(List<String> items) {
         return items.size();
     }
+
+    /** {@code cost-wait}: token bucket, on-limit: wait, cost arg:0. */
+    public int paced(int permits) {
+        return permits;
+    }
 }

@@ -75,6 +75,15 @@ class CostArgumentWeavingTest {
                 limit: 2000000000
                 window: 1h
                 cost: arg:0
+              - id: cost-wait
+                match: { method: { class: costtest.Exporter, method: paced } }
+                strategy: token-bucket
+                limit: 100
+                window: 1s
+                capacity: 10
+                on-limit: wait
+                max-wait: 200ms
+                cost: arg:0
               - id: cost-several
                 match: { method: { class: costtest.Exporter, method: burst } }
                 limits:
@@ -234,6 +243,24 @@ class CostArgumentWeavingTest {
         String key = "";
         assertThat(holder.current().rule("cost-several").policy().main().limiters()[1].remaining(key,
                 new long[5])).isEqualTo(2);
+    }
+
+    @Test
+    void aWaitingRuleWaitsForTheWholeCostAtOnce() throws Exception {
+        Object exporter = new Exporter();
+        Exporter e = (Exporter) exporter;
+        long waitedNanos = stats("cost-wait").waitNanos().sum();
+        // 100 a second, burst 10, frozen clock: 10 now; 5 more accrue in 50 ms; 20 is above the capacity
+        assertThat(admitted("cost-wait", () -> e.paced(10), () -> e.paced(5), () -> e.paced(20)))
+                .containsExactly(true, true, false);
+        assertThat(stats("cost-wait").waited().sum()).isEqualTo(1);
+        assertThat(stats("cost-wait").waitNanos().sum() - waitedNanos).isEqualTo(50_000_000L);
+        // reservations queue up after the first 5: 10 more come 150 ms after the frozen now; then 6 would come
+        // at 210 ms (beyond max-wait: rejected at once, taking nothing) and 5 at exactly 200 ms
+        assertThat(admitted("cost-wait", () -> e.paced(10), () -> e.paced(6), () -> e.paced(5)))
+                .containsExactly(true, false, true);
+        assertThat(stats("cost-wait").waited().sum()).isEqualTo(3);
+        assertThat(stats("cost-wait").waitNanos().sum() - waitedNanos).isEqualTo((50 + 150 + 200) * 1_000_000L);
     }
 
     @Test
