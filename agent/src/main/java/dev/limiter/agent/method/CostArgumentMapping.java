@@ -53,7 +53,8 @@ final class CostArgumentMapping implements Advice.OffsetMapping {
     public Target resolve(TypeDescription instrumentedType, MethodDescription instrumentedMethod, Assigner assigner,
             Advice.ArgumentHandler argumentHandler, Sort sort) {
         TypeDescription type = parameter.getType().asErasure();
-        StackManipulation load = MethodVariableAccess.of(type).loadFrom(argumentHandler.argument(parameter.getOffset()));
+        StackManipulation load = MethodVariableAccess.of(type)
+                .loadFrom(argumentHandler.argument(parameter.getOffset()));
         StackManipulation toLong;
         if (type.represents(long.class)) {
             toLong = StackManipulation.Trivial.INSTANCE;
