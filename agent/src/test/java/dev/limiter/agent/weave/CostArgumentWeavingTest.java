@@ -2,8 +2,10 @@ package dev.limiter.agent.weave;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
+import costtest.BatchResource;
 import costtest.Exporter;
 import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.agent.diagnostics.ThrottledLog;
@@ -16,6 +18,7 @@ import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.rules.RuleStats;
 import dev.limiter.rules.reload.RuleSetHolder;
+import jakarta.ws.rs.WebApplicationException;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -41,8 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code cost: arg:N} on woven methods in this JVM (Byte Buddy self-attach, the agent's real transformer and
  * {@link MethodLimiter}): the woven code reads the cost from the argument (an int, long or short, an array's
- * length, a collection's size) and each call takes exactly that many permits. Fixed windows on a frozen
- * {@link ManualClock}, so every admission count is exact; each test uses its own key (the tenant argument).
+ * length, a collection's size) and each call takes exactly that many permits, on plain methods, an annotated one
+ * and a JAX-RS resource method. Fixed windows on a frozen {@link ManualClock}, so every admission count is
+ * exact; each test uses its own key (the tenant argument).
  */
 class CostArgumentWeavingTest {
 
@@ -84,6 +88,12 @@ class CostArgumentWeavingTest {
                 on-limit: wait
                 max-wait: 200ms
                 cost: arg:0
+              - id: cost-jaxrs
+                match: { jaxrs: { class: costtest.BatchResource, method: submit } }
+                key: path-param:tenant
+                limit: 10
+                window: 1h
+                cost: arg:1
               - id: cost-several
                 match: { method: { class: costtest.Exporter, method: burst } }
                 limits:
@@ -261,6 +271,21 @@ class CostArgumentWeavingTest {
                 .containsExactly(true, false, true);
         assertThat(stats("cost-wait").waited().sum()).isEqualTo(3);
         assertThat(stats("cost-wait").waitNanos().sum() - waitedNanos).isEqualTo((50 + 150 + 200) * 1_000_000L);
+    }
+
+    @Test
+    void aJaxrsResourceMethodReadsItsCostFromItsEntityAndIsRejectedWithA429() {
+        Object resource = new BatchResource();
+        BatchResource batches = (BatchResource) resource;
+        assertThat(batches.submit("t", List.of("a", "b", "c", "d", "e", "f"))).isEqualTo("took 6");
+        Throwable rejected = catchThrowable(() -> batches.submit("t", List.of("a", "b", "c", "d", "e")));
+        assertThat(rejected).isInstanceOfSatisfying(WebApplicationException.class,
+                e -> assertThat(e.getResponse().getStatus()).isEqualTo(429));
+        assertThat(batches.submit("t", List.of("a", "b", "c", "d"))).as("the rejected 5 took nothing")
+                .isEqualTo("took 4");
+        assertThat(batches.submit("u", List.of("a", "b", "c", "d", "e"))).as("another tenant").isEqualTo("took 5");
+        assertThat(stats("cost-jaxrs").allowed().sum()).isEqualTo(3);
+        assertThat(stats("cost-jaxrs").rejected().sum()).isEqualTo(1);
     }
 
     @Test
