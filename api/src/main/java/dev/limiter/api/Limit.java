@@ -97,4 +97,12 @@ public @interface Limit {
 
     /** With {@code onLimit = "wait"}: the longest a call waits, {@code 1ms} to {@code 1m} (e.g. {@code "500ms"}). */
     String maxWait() default "";
+
+    /**
+     * Permits one call takes: a whole number ({@code "50"}), or {@code "arg:N"} to read it from the method's N-th
+     * argument (from 0): an {@code int}, {@code long}, {@code short} or {@code byte} value, an array's length or a
+     * collection's size; below 1 counts as 1. Default: 1. Above 1 it needs a strategy that takes several permits
+     * at once (not {@code concurrency}).
+     */
+    String cost() default "";
 }

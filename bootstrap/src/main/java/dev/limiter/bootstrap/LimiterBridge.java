@@ -93,16 +93,33 @@ public final class LimiterBridge {
      * Returns null (run, nothing to release), a {@link Throwable} (throw it instead of running the method), or
      * a token for {@link #methodExit}. Until a delegate is installed, or while the bridge is disabled, null.
      */
-    public static Object methodEnter(int site, Object keyArgument) {
+    public static Object methodEnter(int site, Object keyArgument, long cost) {
         MethodDelegate current = methods;
         if (current == null || !enabled) {
             return null;
         }
         try {
-            return current.onMethodEnter(site, keyArgument);
+            return current.onMethodEnter(site, keyArgument, cost);
         } catch (Throwable t) {
             INTERNAL_ERRORS.increment();
             return null;
+        }
+    }
+
+    /**
+     * The cost a woven method's array or collection argument stands for ({@code cost: arg:N}): its length or
+     * size; 0 (which counts as 1) for null, or if {@code size()} throws (counted as an internal error). Called
+     * from woven code with the argument as it is, so it allocates nothing.
+     */
+    public static long sizeOf(Object argument) {
+        try {
+            if (argument instanceof java.util.Collection<?> collection) {
+                return collection.size();
+            }
+            return argument == null ? 0 : java.lang.reflect.Array.getLength(argument);
+        } catch (Throwable t) {
+            INTERNAL_ERRORS.increment();
+            return 0;
         }
     }
 

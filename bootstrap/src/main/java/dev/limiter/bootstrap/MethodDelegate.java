@@ -17,10 +17,13 @@ public interface MethodDelegate {
      * @param keyArgument the argument the agent chose as the key source at weave time ({@code arg:N}, or the
      *                    {@code @PathParam} argument for {@code path-param:NAME}), boxed if primitive; null when
      *                    no rule of the site keys on an argument
+     * @param cost        the value of the argument the agent chose at weave time for {@code cost: arg:N} (an
+     *                    integer widened to long, an array's length or a collection's size); 1 when no rule of
+     *                    the site reads its cost from an argument
      * @return null to run the method with nothing to release; a {@link Throwable} to throw instead of running
      *     the method (the rejection); any other object is a token handed back to {@link #onMethodExit}
      */
-    Object onMethodEnter(int site, Object keyArgument);
+    Object onMethodEnter(int site, Object keyArgument, long cost);
 
     /** Called when the woven method returns or throws, with the token {@link #onMethodEnter} returned. */
     void onMethodExit(int site, Object token);

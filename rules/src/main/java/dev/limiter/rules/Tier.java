@@ -25,6 +25,7 @@ public final class Tier {
     private final HeaderText[] texts;
     private final RuleStats stats;
     private final boolean releasesOnExit;
+    private final long maxCost;
 
     private Tier(String name, KeyedLimiter[] limiters, HeaderText[] texts, RuleStats stats) {
         this.name = name;
@@ -32,6 +33,17 @@ public final class Tier {
         this.texts = texts;
         this.stats = stats;
         this.releasesOnExit = limiters.length == 1 && limiters[0].strategy().releasesOnExit();
+        long most = Long.MAX_VALUE;
+        for (KeyedLimiter limiter : limiters) {
+            most = Math.min(most, budget(limiter));
+        }
+        this.maxCost = most;
+    }
+
+    /** The most permits {@code limiter} can ever grant one call: its bucket's capacity, or its limit. */
+    public static long budget(KeyedLimiter limiter) {
+        LimitConfig config = limiter.config();
+        return limiter.strategy().usesCapacity() ? config.capacity() : config.limit();
     }
 
     /**
@@ -96,6 +108,14 @@ public final class Tier {
 
     public boolean unlimited() {
         return limiters.length == 0;
+    }
+
+    /**
+     * The largest cost a call can ever be admitted with: the smallest {@link #budget} of the tier's limits
+     * ({@code Long.MAX_VALUE} if unlimited). A cost read from an argument above it is rejected without asking.
+     */
+    public long maxCost() {
+        return maxCost;
     }
 
     /** True for a {@code concurrency} tier: its one permit goes back when the call ends. */

@@ -107,6 +107,14 @@ public abstract class Call implements RequestFacts {
     }
 
     /**
+     * The cost of a call read from its argument ({@code cost: arg:N}), from 1 to {@code LimitConfig.MAX_LIMIT}.
+     * Only woven methods have arguments; the rules refuse {@code arg:N} elsewhere, so reaching this is a failure.
+     */
+    protected long argumentCost() {
+        throw new IllegalStateException("a cost read from an argument needs a woven method");
+    }
+
+    /**
      * The key of {@code rule}, the {@code index}-th of the decision, for this call; null if it cannot be had here
      * (then the rule fails and its {@code on-error} decides).
      */

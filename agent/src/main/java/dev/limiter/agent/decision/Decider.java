@@ -81,8 +81,10 @@ public final class Decider {
                     Verdict.count(rule, tier, enforce, true, key, out);
                     continue;
                 }
-                answer = enforce && policy.waits() ? reserve(rule, tier.limiters()[0], key, policy, call)
-                        : take(tier.limiters(), key, policy.cost(), call);
+                long cost = policy.costArgument() < 0 ? policy.cost() : call.argumentCost();
+                answer = cost > tier.maxCost() ? unaffordable(tier, key, cost, out)
+                        : enforce && policy.waits() ? reserve(rule, tier.limiters()[0], key, cost, policy, call)
+                        : take(tier.limiters(), key, cost, call);
             } catch (Throwable t) {
                 rule.stats().errors().increment();
                 if (rule.onError() == OnError.REJECT && enforce) {
@@ -120,15 +122,33 @@ public final class Decider {
      * ({@code on-limit: wait}, one limit: the rules refuse more). The wait is recorded on the call, which parks
      * after the decision; a rejection took nothing. A dry run never waits: it checks like {@code reject}.
      */
-    private static int reserve(Rule rule, KeyedLimiter limiter, String key, Policy policy, Call call) {
-        long wait = limiter.reserve(key, policy.cost(), policy.maxWaitNanos(), call.out);
+    private static int reserve(Rule rule, KeyedLimiter limiter, String key, long cost, Policy policy, Call call) {
+        long wait = limiter.reserve(key, cost, policy.maxWaitNanos(), call.out);
         if (wait < 0) {
             return ~0;
         }
         if (wait > 0) {
-            call.reserved(limiter, key, policy.cost(), wait, rule);
+            call.reserved(limiter, key, cost, wait, rule);
         }
         return 0;
+    }
+
+    /**
+     * Rejects a cost read from an argument ({@code cost: arg:N}) that is above a limit's budget: no call could
+     * ever pay it, so nothing is taken (as for a fixed cost above the budget, which the rules refuse). The
+     * outcome reports that limit's state, with a retry after its window.
+     */
+    private static int unaffordable(Tier tier, String key, long cost, long[] out) {
+        KeyedLimiter[] limiters = tier.limiters();
+        int index = 0;
+        while (index < limiters.length - 1 && Tier.budget(limiters[index]) >= cost) {
+            index++;
+        }
+        KeyedLimiter limiter = limiters[index];
+        long window = limiter.config().windowMillis();
+        long remaining = limiter.remaining(key, out);
+        Outcome.reject(out, remaining, out[Outcome.RESET_EPOCH_SECONDS] * 1000, window, limiter.config().limit());
+        return ~index;
     }
 
     /** Counts the admitted call's waits in {@code Waited} and its total, once the whole decision admitted it. */

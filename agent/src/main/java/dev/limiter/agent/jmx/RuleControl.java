@@ -206,7 +206,7 @@ final class RuleControl implements RuleMXBean {
         for (Condition condition : policy.unless()) {
             parts.add("unless " + condition);
         }
-        parts.add("cost " + policy.cost());
+        parts.add(policy.costArgument() < 0 ? "cost " + policy.cost() : "cost arg:" + policy.costArgument());
         return String.join("; ", parts);
     }
 

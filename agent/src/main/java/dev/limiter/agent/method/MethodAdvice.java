@@ -7,7 +7,8 @@ import net.bytebuddy.asm.Advice;
  * The code inlined at the start and end of every woven JAX-RS resource method and plain method.
  *
  * <p>Inlined into application classes, so it touches nothing but {@link LimiterBridge} (bootstrap path). The
- * site id and the key argument are bound per method when it is woven ({@link SiteId}, {@link KeyArgument}).
+ * site id, the key argument and the cost are bound per method when it is woven ({@link SiteId},
+ * {@link KeyArgument}, {@link CostArgument}).
  *
  * <p>Enter returns what the bridge decided: null (run, nothing held), a {@link Throwable} (the rejection:
  * {@code skipOn = Throwable.class} skips the body, so the method returns its default value and exit replaces
@@ -22,8 +23,8 @@ public final class MethodAdvice {
     }
 
     @Advice.OnMethodEnter(skipOn = Throwable.class, suppress = Throwable.class)
-    public static Object enter(@SiteId int site, @KeyArgument Object keyArgument) {
-        return LimiterBridge.methodEnter(site, keyArgument);
+    public static Object enter(@SiteId int site, @KeyArgument Object keyArgument, @CostArgument long cost) {
+        return LimiterBridge.methodEnter(site, keyArgument, cost);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

@@ -10,6 +10,7 @@ import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.reload.RuleSetHolder;
 import dev.limiter.rules.response.HeaderText;
+import java.util.logging.Logger;
 
 /**
  * The woven-method adapter of the decision: run the {@link Decider} over the rules of the site, and either let
@@ -51,7 +52,7 @@ public final class MethodLimiter implements MethodDelegate {
     }
 
     @Override
-    public Object onMethodEnter(int siteId, Object keyArgument) {
+    public Object onMethodEnter(int siteId, Object keyArgument, long cost) {
         WovenSite site = WovenSites.get(siteId);
         if (site == null) {
             return null;
@@ -62,12 +63,15 @@ public final class MethodLimiter implements MethodDelegate {
         }
         MethodScratch scratch = SCRATCH.get();
         int base = scratch.permits.height();
-        scratch.begin(site, rules, keyArgument, requestKeys);
+        scratch.begin(site, rules, keyArgument, cost, requestKeys);
         Rule rejecting;
         try {
             rejecting = decider.decide(rules.rules, rules.rules.length, scratch);
         } finally {
             scratch.end();
+        }
+        if (scratch.askedWithoutRequest && site.kind.jaxrs() && !site.warnedNoRequest) {
+            warnNoRequest(site, rules);
         }
         if (rejecting != null) {
             return rejection(site, rules, rejecting, scratch.out, scratch.rejectText);
@@ -83,6 +87,31 @@ public final class MethodLimiter implements MethodDelegate {
         }
         scratch.clearReservations();
         return scratch.permits.height() > base ? scratch.mark(base) : null;
+    }
+
+    /**
+     * Says once per resource method that its rules' request conditions found no servlet request: a JAX-RS runtime
+     * not on a servlet container (Jersey on the JDK HTTP server, say) hands the agent no request, so there a
+     * condition never holds. Plain methods are left alone: one called outside a request is normal for them.
+     */
+    private void warnNoRequest(WovenSite site, SiteRules rules) {
+        site.warnedNoRequest = true;
+        StringBuilder ids = new StringBuilder();
+        for (Rule rule : rules.rules) {
+            if (rule.policy().conditional() || rule.policy().hasOverrides()) {
+                ids.append(ids.length() == 0 ? "" : ", ").append(rule.id());
+            }
+        }
+        try {
+            // not the throttled log: a once-only message must not be dropped behind another warning
+            Logger.getLogger("dev.limiter").warning("limiter: the request conditions (headers, ips,"
+                    + " principal-roles) of rule " + ids + " at " + site.describe() + " found no servlet request on"
+                    + " the thread: this JAX-RS runtime does not run on a servlet container, so they never hold here"
+                    + " (a match condition rules every call out, an 'unless' exempts nobody, an override's 'when'"
+                    + " never applies); said once per resource method");
+        } catch (Throwable ignored) {
+            // logging must never hurt the call
+        }
     }
 
     /**

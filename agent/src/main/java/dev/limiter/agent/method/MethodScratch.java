@@ -3,6 +3,7 @@ package dev.limiter.agent.method;
 import dev.limiter.agent.decision.Call;
 import dev.limiter.agent.decision.RequestKeys;
 import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.core.LimitConfig;
 import dev.limiter.rules.Rule;
 import java.util.Arrays;
 
@@ -25,13 +26,19 @@ final class MethodScratch extends Call {
     private WovenSite site;
     private SiteRules rules;
     private Object keyArgument;
+    private long cost;
     private RequestKeys requestKeys;
+    /** Set when a condition of this decision asked for the HTTP request and the thread had none. */
+    boolean askedWithoutRequest;
 
-    void begin(WovenSite site, SiteRules rules, Object keyArgument, RequestKeys requestKeys) {
+    /** {@code cost} is the woven cost argument's value, as passed ({@link CostArgument}). */
+    void begin(WovenSite site, SiteRules rules, Object keyArgument, long cost, RequestKeys requestKeys) {
         this.site = site;
         this.rules = rules;
         this.keyArgument = keyArgument;
+        this.cost = cost;
         this.requestKeys = requestKeys;
+        this.askedWithoutRequest = false;
     }
 
     /** Drops the call's references, so a thread's buffers never keep an argument alive. */
@@ -70,23 +77,45 @@ final class MethodScratch extends Call {
         }
     }
 
+    /**
+     * The woven cost argument's value, at least 1 (a call always takes a permit: 0, negative numbers, an empty or
+     * null array or collection count as 1) and at most {@link LimitConfig#MAX_LIMIT} (a larger long saturates;
+     * either way more than any limit holds, so the call is rejected and takes nothing).
+     */
+    @Override
+    protected long argumentCost() {
+        return cost < 1 ? 1 : Math.min(cost, LimitConfig.MAX_LIMIT);
+    }
+
     /** Conditions read the HTTP request this call runs in (a JAX-RS resource method's, say), if there is one. */
     @Override
     public String header(String name) throws Throwable {
         Object request = LimiterBridge.currentRequest();
-        return request == null ? null : requestKeys.header(request, name);
+        if (request == null) {
+            askedWithoutRequest = true;
+            return null;
+        }
+        return requestKeys.header(request, name);
     }
 
     @Override
     public String clientAddress() throws Throwable {
         Object request = LimiterBridge.currentRequest();
-        return request == null ? null : requestKeys.clientAddress(rules.set, request);
+        if (request == null) {
+            askedWithoutRequest = true;
+            return null;
+        }
+        return requestKeys.clientAddress(rules.set, request);
     }
 
     @Override
     public boolean isUserInRole(String role) throws Throwable {
         Object request = LimiterBridge.currentRequest();
-        return request != null && requestKeys.isUserInRole(request, role);
+        if (request == null) {
+            askedWithoutRequest = true;
+            return false;
+        }
+        return requestKeys.isUserInRole(request, role);
     }
 
     @Override

@@ -12,11 +12,12 @@ import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import net.bytebuddy.implementation.bytecode.constant.LongConstant;
 import net.bytebuddy.implementation.bytecode.constant.NullConstant;
 
 /**
- * Weaves {@link MethodAdvice} into the methods {@link SitePlanner} picks, each with its own site id and key
- * argument bound as constants.
+ * Weaves {@link MethodAdvice} into the methods {@link SitePlanner} picks, each with its own site id, key
+ * argument and cost argument bound when it is woven.
  *
  * <p>The plan is made from the rules in force when the class is (re)transformed, read from the holder here,
  * so a retransformation after a reload picks up the new rules. Every woven method is registered in
@@ -73,6 +74,13 @@ public final class MethodTransformer {
         } else {
             mapping = mapping.bind(KeyArgument.class, NullConstant.INSTANCE,
                     TypeDescription.Generic.OfNonGenericType.ForLoadedType.of(Object.class));
+        }
+        if (planned.costIndex() >= 0) {
+            mapping = mapping.bind(CostArgument.class,
+                    new CostArgumentMapping(planned.method().getParameters().get(planned.costIndex())));
+        } else {
+            mapping = mapping.bind(CostArgument.class, LongConstant.forValue(1),
+                    TypeDescription.Generic.OfNonGenericType.ForLoadedType.of(long.class));
         }
         return mapping.to(ADVICE_TYPE, adviceLocator);
     }

@@ -12,20 +12,22 @@ import net.bytebuddy.description.method.MethodDescription;
  * @param keyName            the {@code @PathParam} name when the key argument was chosen for {@code path-param:NAME}
  * @param declaredExceptions binary names of the exceptions the method declares
  * @param annotationId       the rule id of the method's {@code @Limit} (its own or its class's), or null
+ * @param costIndex          parameter index of the argument a call's cost is read from ({@code cost: arg:N}), or -1
  */
 record PlannedSite(SiteKind kind, MethodDescription method, int keyIndex, String keyName,
-        String[] declaredExceptions, String annotationId) {
+        String[] declaredExceptions, String annotationId, int costIndex) {
 
     PlannedSite(SiteKind kind, MethodDescription method, int keyIndex, String keyName, String[] declaredExceptions) {
-        this(kind, method, keyIndex, keyName, declaredExceptions, null);
+        this(kind, method, keyIndex, keyName, declaredExceptions, null, -1);
     }
 
     /**
-     * What makes two weavings of the same class the same site: kind, method signature, key argument. Not the
-     * annotation id: the same class file always carries the same annotation, and the woven code is the same.
+     * What makes two weavings of the same class the same site: kind, method signature, key and cost arguments.
+     * Not the annotation id: the same class file always carries the same annotation, and the woven code is the
+     * same.
      */
     String identity() {
         return kind + " " + method.getName() + method.getDescriptor() + " @" + keyIndex
-                + (keyName == null ? "" : " " + keyName);
+                + (keyName == null ? "" : " " + keyName) + (costIndex < 0 ? "" : " cost@" + costIndex);
     }
 }

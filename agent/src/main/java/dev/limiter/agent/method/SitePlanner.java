@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.method.ParameterList;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.description.type.TypeList;
 
@@ -21,7 +22,8 @@ import net.bytebuddy.description.type.TypeList;
  * matches; never constructors, type initialisers, abstract or native methods, nor the compiler's bridge and
  * synthetic methods (a bridge calls the real method, which would count the call twice). The key argument is
  * the first {@code arg:N} of the matched rules that the method has; other rules of the same method keying on
- * another argument get a key failure ({@code on-error}), see docs/rules.md.
+ * another argument get a key failure ({@code on-error}), see docs/rules.md. The cost argument
+ * ({@code cost: arg:N}) is chosen the same way, among arguments that can carry a cost.
  *
  * <p>JAX-RS: in classes some {@code jaxrs:} rule names and that are resource classes of one API (asked of
  * {@link JaxrsResourceMethods}), the resource methods declared there whose names a rule matches. The key
@@ -60,7 +62,7 @@ final class SitePlanner {
                 int count = rules.matchMethod(className, method.getName(), buffer);
                 if (count > 0) {
                     planned.add(new PlannedSite(SiteKind.METHOD, method, argumentKey(method, buffer, count), null,
-                            exceptionNames(method)));
+                            exceptionNames(method), null, costArgument(method, buffer, count)));
                 }
             }
         }
@@ -94,7 +96,8 @@ final class SitePlanner {
             }
             if (count > 0) {
                 planned.add(new PlannedSite(SiteKind.METHOD, method, argumentKey(method, buffer, count), null,
-                        exceptionNames(method), annotation == null ? null : annotation.id()));
+                        exceptionNames(method), annotation == null ? null : annotation.id(),
+                        costArgument(method, buffer, count)));
             }
         }
     }
@@ -120,7 +123,8 @@ final class SitePlanner {
                     keyName = keyIndex < 0 ? null : key.name();
                 }
             }
-            planned.add(new PlannedSite(SiteKind.of(ns), method, keyIndex, keyName, exceptionNames(method)));
+            planned.add(new PlannedSite(SiteKind.of(ns), method, keyIndex, keyName, exceptionNames(method), null,
+                    costArgument(method, buffer, count)));
         }
     }
 
@@ -136,6 +140,22 @@ final class SitePlanner {
             KeySpec key = matched[i].key();
             if (key.kind() == KeySpec.Kind.ARG && key.index() < parameters) {
                 return key.index();
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The first {@code cost: arg:N} among the matched rules for which {@code method} has an integer, array or
+     * collection argument N, or -1; the other rules reading their cost from an argument fail ({@link SiteRules}).
+     */
+    static int costArgument(MethodDescription method, Rule[] matched, int count) {
+        ParameterList<?> parameters = method.getParameters();
+        for (int i = 0; i < count; i++) {
+            int index = matched[i].policy().costArgument();
+            if (index >= 0 && index < parameters.size()
+                    && CostArgumentMapping.carriesCost(parameters.get(index).getType())) {
+                return index;
             }
         }
         return -1;

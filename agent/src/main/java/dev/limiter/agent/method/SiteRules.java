@@ -20,7 +20,10 @@ final class SiteRules {
     static final byte ARGUMENT = 1;
     /** The key comes from the servlet request in flight on the thread (ip, header, param, principal, path). */
     static final byte REQUEST = 2;
-    /** The site cannot supply this rule's key (another argument was woven): a key failure, {@code on-error}. */
+    /**
+     * The site cannot supply this rule's key (another argument was woven) or its cost ({@code cost: arg:N} of an
+     * argument the method lacks or that is no number, array or collection): a failure, {@code on-error}.
+     */
     static final byte UNAVAILABLE = 3;
 
     final RuleSet set;
@@ -55,7 +58,14 @@ final class SiteRules {
         for (int i = 0; i < count; i++) {
             KeySpec key = rules[i].key();
             sources[i] = source(key, site);
-            if (sources[i] == UNAVAILABLE) {
+            int cost = rules[i].policy().costArgument();
+            if (cost >= 0 && cost != site.costIndex) {
+                // the woven code cannot hand this rule its cost: a failure of the rule, like a missing key
+                sources[i] = UNAVAILABLE;
+                missing[i] = "limiter: rule " + rules[i].id() + " reads its cost from arg:" + cost + " but "
+                        + site.describe() + " " + costProblem(site, cost) + "; the rule fails (on-error: "
+                        + rules[i].onError().spelling() + ")";
+            } else if (sources[i] == UNAVAILABLE) {
                 missing[i] = "limiter: rule " + rules[i].id() + " keys on " + key + " but " + site.describe()
                         + " was woven with " + site.describeKey() + "; the key is missing (on-error: "
                         + rules[i].onError().spelling() + ")";
@@ -66,6 +76,18 @@ final class SiteRules {
             }
         }
         return new SiteRules(set, rules, sources, missing);
+    }
+
+    /** Why {@code site} passes no cost from argument {@code index}. */
+    private static String costProblem(WovenSite site, int index) {
+        String type = site.parameterType(index);
+        if (type == null) {
+            return "has no argument " + index;
+        }
+        if (site.costIndex >= 0) {
+            return "was woven with " + site.describeCost() + " (another rule's)";
+        }
+        return "takes a " + type + " there, not " + CostArgumentMapping.costTypes();
     }
 
     private static boolean contains(Rule[] rules, int count, Rule rule) {

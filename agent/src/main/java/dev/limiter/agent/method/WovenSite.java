@@ -7,8 +7,9 @@ import java.lang.ref.WeakReference;
  * One woven method: what it is (kind, class, method, which argument is its key) and the rules that apply to it
  * under the current snapshot.
  *
- * <p>Immutable apart from two caches that only change after a reload or on a first rejection: the site's
- * {@link SiteRules} for the latest snapshot, and the resolved {@code throw:} classes ({@link ThrowableFactory}).
+ * <p>Immutable apart from two caches that only change after a reload or on a first rejection (the site's
+ * {@link SiteRules} for the latest snapshot, and the resolved {@code throw:} classes, {@link ThrowableFactory})
+ * and a flag set by a one-time warning.
  * The class loader is held weakly, so a site never keeps an undeployed web application alive. A site is
  * identified by an int ({@link #id}) that the woven code carries as a constant.
  */
@@ -27,14 +28,18 @@ final class WovenSite {
     final String[] declaredExceptions;
     /** The rule id of the method's {@code @Limit}, or null: its rule applies whatever the rules file matches. */
     final String annotationId;
+    /** Parameter index of the woven cost argument ({@code cost: arg:N}), or -1 if the site passes 1. */
+    final int costIndex;
     private final WeakReference<ClassLoader> loader;
     private final boolean bootLoader;
 
     private volatile SiteRules rules;
     volatile ThrowTarget[] throwTargets = new ThrowTarget[0];
+    /** Set once the missing servlet request of this JAX-RS site's request conditions has been logged. */
+    volatile boolean warnedNoRequest;
 
     WovenSite(int id, SiteKind kind, ClassLoader loader, String className, String methodName, String descriptor,
-            int keyIndex, String keyName, String[] declaredExceptions, String annotationId) {
+            int keyIndex, String keyName, String[] declaredExceptions, String annotationId, int costIndex) {
         this.id = id;
         this.kind = kind;
         this.loader = new WeakReference<>(loader);
@@ -46,6 +51,7 @@ final class WovenSite {
         this.keyName = keyName;
         this.declaredExceptions = declaredExceptions;
         this.annotationId = annotationId;
+        this.costIndex = costIndex;
     }
 
     /**
@@ -91,8 +97,20 @@ final class WovenSite {
         return keyName != null ? "@PathParam(\"" + keyName + "\") (argument " + keyIndex + ")" : "arg:" + keyIndex;
     }
 
+    /** Which argument the woven code passes as the cost, for messages. */
+    String describeCost() {
+        return costIndex < 0 ? "no cost argument" : "its cost from arg:" + costIndex;
+    }
+
+    /** The type name of parameter {@code index} (from the descriptor), or null if the method has no such one. */
+    String parameterType(int index) {
+        net.bytebuddy.jar.asm.Type[] types = net.bytebuddy.jar.asm.Type.getArgumentTypes(descriptor);
+        return index < types.length ? types[index].getClassName() : null;
+    }
+
     @Override
     public String toString() {
-        return "site " + id + " " + kind + " " + describe() + descriptor + " key " + describeKey();
+        return "site " + id + " " + kind + " " + describe() + descriptor + " key " + describeKey()
+                + (costIndex < 0 ? "" : " cost arg:" + costIndex);
     }
 }

@@ -54,7 +54,7 @@ final class WovenSites {
         }
         WovenSite site = new WovenSite(count, plan.kind(), loader, className, plan.method().getName(),
                 plan.method().getDescriptor(), plan.keyIndex(), plan.keyName(), plan.declaredExceptions(),
-                plan.annotationId());
+                plan.annotationId(), plan.costIndex());
         WovenSite[] sites = byId;
         if (count == sites.length) {
             sites = Arrays.copyOf(sites, sites.length * 2);

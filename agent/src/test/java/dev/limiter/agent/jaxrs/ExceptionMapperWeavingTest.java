@@ -72,7 +72,7 @@ class ExceptionMapperWeavingTest {
     void installDelegate() {
         LimiterBridge.installMethods(new MethodDelegate() {
             @Override
-            public Object onMethodEnter(int site, Object keyArgument) {
+            public Object onMethodEnter(int site, Object keyArgument, long cost) {
                 return null;
             }
 

@@ -191,7 +191,7 @@ class EntryPointWeaverTest {
         IllegalStateException rejection = new IllegalStateException("rejected");
         LimiterBridge.installMethods(new MethodDelegate() {
             @Override
-            public Object onMethodEnter(int site, Object keyArgument) {
+            public Object onMethodEnter(int site, Object keyArgument, long cost) {
                 return null;
             }
 

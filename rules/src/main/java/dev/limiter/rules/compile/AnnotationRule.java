@@ -71,7 +71,7 @@ public final class AnnotationRule {
             }
             lines.put(5 + lines.size(), name);
             rule.append("    ").append(attribute.getValue()).append(": ")
-                    .append(value instanceof Number ? value.toString() : quoted(text(value))).append('\n');
+                    .append(number(name, value) ? text(value) : quoted(text(value))).append('\n');
         }
         String text = "version: 1\nrules:\n  - id: " + quoted(id) + "\n    match: { method: { class: "
                 + quoted(className) + ", method: " + quoted(methodName) + " } }\n" + rule;
@@ -87,6 +87,27 @@ public final class AnnotationRule {
             }
             return new AnnotationRule(id, null, List.copyOf(problems), rule.toString());
         }
+    }
+
+    /**
+     * Whether {@code value} is written as a YAML number: a numeric attribute, or {@code cost}'s text when it is a
+     * whole number ({@code cost} is a String to take {@code "arg:N"} too). Digits only, so quoting stays the
+     * rule for everything else.
+     */
+    private static boolean number(String name, Object value) {
+        if (value instanceof Number) {
+            return true;
+        }
+        String text = text(value);
+        if (!name.equals("cost") || text.isEmpty() || text.length() > 18) {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@code com.acme.Mailer.send} for {@code com.acme.Mailer#send}; a nested class's {@code $} becomes {@code .}. */
@@ -186,6 +207,7 @@ public final class AnnotationRule {
         names.put("throwClass", "throw");
         names.put("onLimit", "on-limit");
         names.put("maxWait", "max-wait");
+        names.put("cost", "cost");
         return java.util.Collections.unmodifiableMap(names);
     }
 }

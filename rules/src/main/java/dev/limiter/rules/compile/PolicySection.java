@@ -161,7 +161,8 @@ final class PolicySection {
         }
         String text = node.is(YamlNode.Kind.STRING) ? node.text() : null;
         if (text == null || !text.startsWith("arg:")) {
-            problems.add(node, "cost must be a whole number of permits, e.g. 'cost: 50'");
+            problems.add(node, "cost must be a whole number of permits (e.g. 'cost: 50') or, for a method, the argument"
+                    + " that gives it ('cost: arg:1')");
             return null;
         }
         if (target == Rule.Target.HTTP) {
@@ -169,8 +170,9 @@ final class PolicySection {
                     + " have no arguments); give a number instead");
             return null;
         }
+        KeySpec argument;
         try {
-            KeySpec.parse(text);
+            argument = KeySpec.parse(text);
         } catch (IllegalArgumentException e) {
             problems.add(node, "cost " + e.getMessage().replaceFirst("^key ", ""));
             return null;
@@ -178,10 +180,9 @@ final class PolicySection {
         if (!takesSeveral(node)) {
             return null;
         }
-        // a woven method hands the decision one argument today (the key's); a cost argument needs its own
-        problems.add(node, "cost '" + Fields.shorten(text) + "': a cost read from an argument is not supported yet;"
-                + " give a number of permits");
-        return null;
+        // whether the matched methods have that argument, and of a type that can be a cost, is known when they
+        // are woven: a method that cannot supply it makes the rule fail there (logged, on-error)
+        return new long[] {1, argument.index()};
     }
 
     private boolean takesSeveral(YamlNode at) {
