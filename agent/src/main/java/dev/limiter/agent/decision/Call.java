@@ -106,6 +106,15 @@ public abstract class Call implements RequestFacts {
         clearReservations();
     }
 
+    /**
+     * True if the adapter parks the thread for {@link #waitNanos} after an admitting decision (servlet requests,
+     * woven methods). An adapter that does not (WebFlux, which must not block its thread) keeps the default: its
+     * calls never wait, a rule that waits takes a free permit or rejects at once.
+     */
+    protected boolean parksAfterDecision() {
+        return false;
+    }
+
     /** The request's header {@code name} for a condition; none by default (a call without a request). */
     @Override
     public String header(String name) throws Throwable {

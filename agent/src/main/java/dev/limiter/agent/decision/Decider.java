@@ -120,13 +120,15 @@ public final class Decider {
      * Takes {@code cost} for {@code key} now or reserves it for later, within the rule's {@code max-wait}
      * ({@code on-limit: wait}, one limit: the rules refuse more). The wait is recorded on the call, which parks
      * after the decision; a rejection took nothing. A dry run never waits: it checks like {@code reject}. A call
-     * that would wait beyond the rule's {@code max-waiters}, or on a thread that must not park (an event loop), is
-     * rejected at once and counted in {@code waitRefused}.
+     * that would wait beyond the rule's {@code max-waiters}, or whose adapter or thread must not park (WebFlux, an
+     * event loop), is rejected at once and counted in {@code waitRefused}.
      */
     private static int reserve(Rule rule, KeyedLimiter limiter, String key, Policy policy, Call call) {
         long[] out = call.out;
         RuleStats stats = rule.stats();
-        if (!Waiting.mayPark()) { // only a permit free now: reserved with no wait, so pending waits stay in order
+        if (!call.parksAfterDecision() || !Waiting.mayPark()) {
+            // an adapter or a thread that must not block (WebFlux, an event loop): only a permit free now, reserved
+            // with no wait, so pending waits stay in order
             if (limiter.reserve(key, policy.cost(), 0, out) < 0) {
                 stats.waitRefused().increment();
                 return ~0;

@@ -47,7 +47,13 @@ class WaitDecisionTest {
         return rules.rule("r");
     }
 
-    private static final class KeyedCall extends Call {
+    /** A call of an adapter that parks after the decision (as servlet requests and woven methods do). */
+    private static class KeyedCall extends Call {
+        @Override
+        protected boolean parksAfterDecision() {
+            return true;
+        }
+
         @Override
         protected String key(Rule rule, int index) {
             return "k";
@@ -138,6 +144,23 @@ class WaitDecisionTest {
         assertThat(Waiting.mayPark()).as("this test's own thread").isTrue();
         // the event loop took nothing from the future: a thread that may wait gets the first later slot
         assertThat(admitted(rule).waitNanos).isEqualTo(1000 * MS);
+    }
+
+    @Test
+    void anAdapterThatDoesNotParkNeverWaitsWhateverTheThread() throws Exception {
+        Rule rule = rule("    match: { http: { path: /a } }\n    strategy: token-bucket\n    limit: 1\n    window: 1s\n"
+                + "    on-limit: wait\n    max-wait: 10s\n    max-waiters: 5\n");
+        KeyedCall reactive = new KeyedCall() {
+            @Override
+            protected boolean parksAfterDecision() {
+                return false; // as WebFlux's exchange: admitted or rejected now
+            }
+        };
+        assertThat(decider.decide(new Rule[] {rule}, 1, reactive)).isNull();
+        assertThat(decider.decide(new Rule[] {rule}, 1, reactive)).isSameAs(rule);
+        assertThat(reactive.waitNanos).isZero();
+        assertThat(rule.stats().waitRefused().sum()).isEqualTo(1);
+        assertThat(rule.stats().waiting()).isZero();
     }
 
     @Test
