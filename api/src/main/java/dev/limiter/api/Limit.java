@@ -33,8 +33,8 @@ import java.lang.annotation.Target;
  * the application's own code and tests can then see it too, and it costs nothing at run time.
  *
  * <p>{@code onLimit = "wait"} with a {@code maxWait} makes a call that finds the limit reached wait for its permit
- * (parked, for at most {@code maxWait}) instead of being rejected; {@code token-bucket} and {@code leaky-bucket}
- * only.
+ * (parked, for at most {@code maxWait}) instead of being rejected; {@code token-bucket}, {@code leaky-bucket} and
+ * {@code fixed-window} only.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
@@ -91,7 +91,7 @@ public @interface Limit {
     /**
      * {@code reject} (default: throw at once) or {@code wait}: a call that finds the limit reached waits for its
      * permit, at most {@link #maxWait}, then proceeds; one that would wait longer is rejected at once. Needs
-     * {@code token-bucket} or {@code leaky-bucket}.
+     * {@code token-bucket}, {@code leaky-bucket} or {@code fixed-window} (which waits for the next window).
      */
     String onLimit() default "";
 

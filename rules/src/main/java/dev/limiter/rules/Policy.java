@@ -20,6 +20,7 @@ public final class Policy {
     private final long cost;
     private final int costArgument;
     private final long maxWaitNanos;
+    private final int maxWaiters;
 
     /**
      * @param match        the request condition the rule applies under, or null (always)
@@ -40,7 +41,17 @@ public final class Policy {
      */
     public Policy(Condition match, Condition[] unless, Tier main, PolicyOverride[] overrides, long cost,
             int costArgument, long maxWaitNanos) {
+        this(match, unless, main, overrides, cost, costArgument, maxWaitNanos, 0);
+    }
+
+    /**
+     * As above, with at most {@code maxWaiters} calls of the rule waiting at once ({@code max-waiters}; 0: no
+     * bound): a call that would wait beyond them is rejected at once.
+     */
+    public Policy(Condition match, Condition[] unless, Tier main, PolicyOverride[] overrides, long cost,
+            int costArgument, long maxWaitNanos, int maxWaiters) {
         this.maxWaitNanos = maxWaitNanos;
+        this.maxWaiters = maxWaiters;
         this.match = match;
         this.unless = unless == null ? NO_CONDITIONS : unless.clone();
         this.main = main;
@@ -118,6 +129,11 @@ public final class Policy {
     /** The longest a call waits for its permits, in nanoseconds; 0 for {@code on-limit: reject}. */
     public long maxWaitNanos() {
         return maxWaitNanos;
+    }
+
+    /** The most calls of the rule that may wait at once ({@code max-waiters}); 0 for no bound. */
+    public int maxWaiters() {
+        return maxWaiters;
     }
 
     /** The method argument a call's cost is read from ({@code cost: arg:N}), or -1 for the fixed {@link #cost}. */

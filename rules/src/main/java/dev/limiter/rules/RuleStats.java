@@ -1,5 +1,6 @@
 package dev.limiter.rules;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -25,6 +26,13 @@ public final class RuleStats {
     public final LongAdder waited = new LongAdder();
     /** The waits those calls were given, in nanoseconds, summed. */
     public final LongAdder waitNanos = new LongAdder();
+    /**
+     * Calls that would have waited ({@code on-limit: wait}) but were rejected at once: the rule's
+     * {@code max-waiters} were all waiting, or the thread must not park (an event loop).
+     */
+    public final LongAdder waitRefused = new LongAdder();
+    /** Calls parked right now for a reserved permit: a gauge, never reset, bounded by {@code max-waiters}. */
+    private final AtomicInteger waiting = new AtomicInteger();
 
     public LongAdder allowed() {
         return allowed;
@@ -54,7 +62,37 @@ public final class RuleStats {
         return waitNanos;
     }
 
-    /** Zeroes every counter (JMX reset). */
+    public LongAdder waitRefused() {
+        return waitRefused;
+    }
+
+    /**
+     * Counts one more waiting call if fewer than {@code maxWaiters} wait (0: no bound); false if they are all
+     * taken. Every true is followed by one {@link #leaveWaiting}.
+     */
+    public boolean enterWaiting(int maxWaiters) {
+        for (;;) {
+            int now = waiting.get();
+            if (maxWaiters > 0 && now >= maxWaiters) {
+                return false;
+            }
+            if (waiting.compareAndSet(now, now + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** A waiting call's wait ended (its permit came, or it was interrupted or refunded). */
+    public void leaveWaiting() {
+        waiting.decrementAndGet();
+    }
+
+    /** Calls waiting right now. */
+    public int waiting() {
+        return waiting.get();
+    }
+
+    /** Zeroes every counter (JMX reset), not the {@link #waiting} gauge. */
     public void reset() {
         allowed.reset();
         rejected.reset();
@@ -63,5 +101,6 @@ public final class RuleStats {
         exempt.reset();
         waited.reset();
         waitNanos.reset();
+        waitRefused.reset();
     }
 }

@@ -3,6 +3,7 @@ package dev.limiter.agent.decision;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleStats;
 import dev.limiter.rules.condition.RequestFacts;
 import dev.limiter.rules.Tier;
 import dev.limiter.rules.response.HeaderText;
@@ -43,33 +44,50 @@ public abstract class Call implements RequestFacts {
     public long waitNanos;
     /** The rule of the longest wait: an interrupted wait is rejected in its name. */
     public Rule waitRule;
-    /** The reservations of the decision, for a refund if the wait is interrupted (grown, rarely, per thread). */
+    /**
+     * The reservations of the decision, for a refund if the wait is interrupted (grown, rarely, per thread). Each
+     * holds one of its rule's waiter slots ({@link RuleStats#enterWaiting}) until it is cleared.
+     */
     private KeyedLimiter[] reservedBy = new KeyedLimiter[2];
     private String[] reservedKeys = new String[2];
     private long[] reservedPermits = new long[2];
+    private long[] reservedStamps = new long[2];
+    private RuleStats[] reservedStats = new RuleStats[2];
     private int reservations;
 
-    /** Forgets the decision's reservations (kept, its keys too, only until its wait ends). */
+    /**
+     * Ends the decision's wait: forgets its reservations (kept, its keys too, only until then) and gives their
+     * rules' waiter slots back.
+     */
     public final void clearReservations() {
         waitNanos = 0;
         waitRule = null;
         for (int i = 0; i < reservations; i++) {
+            reservedStats[i].leaveWaiting();
+            reservedStats[i] = null;
             reservedBy[i] = null;
             reservedKeys[i] = null;
         }
         reservations = 0;
     }
 
-    /** Records a reservation of {@code permits} for {@code key}, waiting {@code nanos}, made by {@code rule}. */
-    final void reserved(KeyedLimiter limiter, String key, long permits, long nanos, Rule rule) {
+    /**
+     * Records a reservation of {@code permits} for {@code key} ({@code stamp}: where it counted, for a refund),
+     * waiting {@code nanos}, made by {@code rule}, which holds one of the rule's waiter slots.
+     */
+    final void reserved(KeyedLimiter limiter, String key, long permits, long stamp, long nanos, Rule rule) {
         if (reservations == reservedBy.length) {
             reservedBy = Arrays.copyOf(reservedBy, reservations * 2);
             reservedKeys = Arrays.copyOf(reservedKeys, reservations * 2);
             reservedPermits = Arrays.copyOf(reservedPermits, reservations * 2);
+            reservedStamps = Arrays.copyOf(reservedStamps, reservations * 2);
+            reservedStats = Arrays.copyOf(reservedStats, reservations * 2);
         }
         reservedBy[reservations] = limiter;
         reservedKeys[reservations] = key;
         reservedPermits[reservations] = permits;
+        reservedStamps[reservations] = stamp;
+        reservedStats[reservations] = rule.stats();
         reservations++;
         if (nanos > waitNanos) {
             waitNanos = nanos;
@@ -83,9 +101,18 @@ public abstract class Call implements RequestFacts {
      */
     public final void refundReservations() {
         for (int i = 0; i < reservations; i++) {
-            reservedBy[i].refund(reservedKeys[i], reservedPermits[i], 0);
+            reservedBy[i].refund(reservedKeys[i], reservedPermits[i], reservedStamps[i]);
         }
         clearReservations();
+    }
+
+    /**
+     * True if the adapter parks the thread for {@link #waitNanos} after an admitting decision (servlet requests,
+     * woven methods). An adapter that does not (WebFlux, which must not block its thread) keeps the default: its
+     * calls never wait, a rule that waits takes a free permit or rejects at once.
+     */
+    protected boolean parksAfterDecision() {
+        return false;
     }
 
     /** The request's header {@code name} for a condition; none by default (a call without a request). */

@@ -7,6 +7,7 @@ import dev.limiter.core.store.AllOf;
 import dev.limiter.rules.Mode;
 import dev.limiter.rules.OnError;
 import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleStats;
 import dev.limiter.rules.key.KeyBound;
 import dev.limiter.rules.Policy;
 import dev.limiter.rules.Tier;
@@ -120,15 +121,35 @@ public final class Decider {
     /**
      * Takes {@code cost} for {@code key} now or reserves it for later, within the rule's {@code max-wait}
      * ({@code on-limit: wait}, one limit: the rules refuse more). The wait is recorded on the call, which parks
-     * after the decision; a rejection took nothing. A dry run never waits: it checks like {@code reject}.
+     * after the decision; a rejection took nothing. A dry run never waits: it checks like {@code reject}. A call
+     * that would wait beyond the rule's {@code max-waiters}, or whose adapter or thread must not park (WebFlux, an
+     * event loop), is rejected at once and counted in {@code waitRefused}.
      */
     private static int reserve(Rule rule, KeyedLimiter limiter, String key, long cost, Policy policy, Call call) {
-        long wait = limiter.reserve(key, cost, policy.maxWaitNanos(), call.out);
+        long[] out = call.out;
+        RuleStats stats = rule.stats();
+        if (!call.parksAfterDecision() || !Waiting.mayPark()) {
+            // an adapter or a thread that must not block (WebFlux, an event loop): only a permit free now, reserved
+            // with no wait, so pending waits stay in order
+            if (limiter.reserve(key, cost, 0, out) < 0) {
+                stats.waitRefused().increment();
+                return ~0;
+            }
+            return 0;
+        }
+        long wait = limiter.reserve(key, cost, policy.maxWaitNanos(), out);
         if (wait < 0) {
             return ~0;
         }
         if (wait > 0) {
-            call.reserved(limiter, key, cost, wait, rule);
+            if (!stats.enterWaiting(policy.maxWaiters())) { // every waiter slot is taken: give the time back
+                limiter.refund(key, cost, out[Outcome.STAMP]);
+                long millis = (wait + 999_999) / 1_000_000;
+                Outcome.reject(out, 0, out[Outcome.RESET_EPOCH_SECONDS] * 1000, millis, out[Outcome.LIMIT]);
+                stats.waitRefused().increment();
+                return ~0;
+            }
+            call.reserved(limiter, key, cost, out[Outcome.STAMP], wait, rule);
         }
         return 0;
     }

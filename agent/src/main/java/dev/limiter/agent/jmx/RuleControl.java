@@ -178,6 +178,16 @@ final class RuleControl implements RuleMXBean {
     }
 
     @Override
+    public int getWaiting() {
+        return rule().stats().waiting();
+    }
+
+    @Override
+    public long getWaitRefused() {
+        return rule().stats().waitRefused().sum();
+    }
+
+    @Override
     public String getLimits() {
         return rule().policy().main().describe();
     }

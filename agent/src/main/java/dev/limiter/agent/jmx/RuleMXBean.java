@@ -95,6 +95,15 @@ public interface RuleMXBean {
     /** The waits of those calls, summed, in milliseconds (rounded down). */
     long getWaitMillisTotal();
 
+    /** Calls of the rule parked right now for their permit (bounded by {@code max-waiters}). */
+    int getWaiting();
+
+    /**
+     * Calls that would have waited but were rejected at once (also in {@link #getRejected()}): the rule's
+     * {@code max-waiters} were all waiting, or the thread was an event loop, which never parks.
+     */
+    long getWaitRefused();
+
     /** The rule's own limits, shortest window first, e.g. {@code 10/1s, 1000/1h}. */
     String getLimits();
 

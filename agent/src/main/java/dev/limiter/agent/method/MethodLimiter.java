@@ -2,6 +2,7 @@ package dev.limiter.agent.method;
 
 import dev.limiter.agent.decision.Decider;
 import dev.limiter.agent.decision.RequestKeys;
+import dev.limiter.agent.decision.Waiting;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.jaxrs.JaxrsRejection;
 import dev.limiter.api.RateLimitExceededException;

@@ -18,6 +18,12 @@ import java.util.Arrays;
  */
 final class MethodScratch extends Call {
 
+    /** Yes: the method adapter parks the caller before the method body runs ({@code Waiting.park}). */
+    @Override
+    protected boolean parksAfterDecision() {
+        return true;
+    }
+
     private static final Mark[] NO_MARKS = new Mark[0];
 
     private Mark[] marks = NO_MARKS;

@@ -17,6 +17,12 @@ import dev.limiter.rules.RuleSet;
  */
 final class RequestScratch extends Call {
 
+    /** Yes: the servlet adapter parks the container thread before the servlet runs ({@code Waiting.park}). */
+    @Override
+    protected boolean parksAfterDecision() {
+        return true;
+    }
+
     /** Made for a virtual thread: goes back to the {@link ScratchPool} when the request ends. */
     boolean pooled;
 

@@ -1,10 +1,12 @@
 package dev.limiter.agent.servlet;
 
 import dev.limiter.agent.decision.Decider;
+import dev.limiter.agent.decision.Waiting;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.bootstrap.BridgeDelegate;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.RequestFrame;
+import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.reload.RuleSetHolder;
@@ -18,6 +20,11 @@ import dev.limiter.rules.reload.RuleSetHolder;
  * with no HTTP rule at all the request is not even looked at. Each request is counted once: the bridge's depth
  * guard covers nesting on one thread, and only the container's first dispatch of a request counts (async,
  * error and re-dispatches that enter on a new thread or at depth 0 do not; {@link ServletApi#firstDispatch}).
+ *
+ * <p>A rule with {@code on-limit: wait} (and its {@code max-waiters}) reserves the request's permit for the time it
+ * accrues; the container's thread then parks until then ({@link Waiting}) before the servlet runs: the cost of a
+ * thread per waiting request is the operator's explicit choice, cheap on virtual threads. An interrupt gives the
+ * permit back and answers 429.
  *
  * <p>Allowed path: no locks, no logging, buffers (and the last match) reused from {@link RequestScratch};
  * rate-limit header values come from the rule's kept texts, so only a value never sent before costs a string
@@ -79,12 +86,25 @@ public final class ServletLimiter implements BridgeDelegate {
     private boolean decide(ServletApi api, Object request, Object response, RuleSet rules, String path,
             RequestScratch scratch, int count) {
         scratch.begin(rules, api, request, path);
+        int base = scratch.permits.height();
         Rule rejecting = decider.decide(scratch.matched(), count, scratch);
         if (rejecting != null) {
             writer.reject(api, response, rules.response(), rejecting, scratch.rejectText, scratch.out, scratch.headers,
                     log);
             return true;
         }
+        if (scratch.waitNanos > 0 && !Waiting.park(scratch.waitNanos)) {
+            // interrupted (the container is stopping): the reserved permits go back, the request gets the 429
+            Rule waited = scratch.waitRule;
+            scratch.refundReservations();
+            scratch.permits.releaseTo(base);
+            Thread.currentThread().interrupt();
+            Outcome.reject(scratch.out, 0, System.currentTimeMillis(), 0, 0);
+            writer.reject(api, response, rules.response(), waited, waited.headerText(), scratch.out, scratch.headers,
+                    log);
+            return true;
+        }
+        scratch.clearReservations();
         if (scratch.bindingRule != null) {
             writer.headers(api, response, rules.response(), scratch.bindingRule, scratch.bindingText, scratch.binding,
                     scratch.headers, log);

@@ -174,6 +174,86 @@ public final class FixedWindowStrategy implements RateLimitStrategy {
         return true;
     }
 
+    /**
+     * Takes the permits in the first window, from the current one on, whose count has room: at once (0) if the
+     * current window has room, else waiting until that window starts ("a fixed window waits for the next
+     * window"), if that is at most {@code maxWaitNanos} away. One CAS moves the state to that window with the
+     * permits counted: a window is only left behind when it is full, so nothing is lost, and every window still
+     * admits at most {@code limit}. The stored window may then be ahead of now (up to {@link #reach} windows:
+     * reservations, not a clock step back; {@link #isIdle} keeps such a bucket). {@link Outcome#STAMP} is the window
+     * of the reservation, for a {@link #refund}. A dry-run {@link #check} on such a state reads two or more windows
+     * ahead as a clock step back and starts afresh (the pending reservations' spacing is lost once).
+     */
+    @Override
+    public long reserve(Bucket bucket, LimitConfig config, long permits, long maxWaitNanos, long[] out) {
+        long now = config.clock().millis();
+        long windowMillis = config.windowMillis();
+        long limit = config.limit();
+        long reach = reach(windowMillis);
+        long nowWindow = windowOf(bucket, now, windowMillis);
+        for (;;) {
+            long state = bucket.slot0();
+            if (state == RETIRED) { // never revived: the caller looks the key up again
+                Outcome.reject(out, 0, now, 0, limit);
+                return REJECTED;
+            }
+            int ahead = (int) (state >>> 32) - (int) nowWindow;
+            long window;
+            long count;
+            if (ahead >= 0 && ahead <= reach) {
+                window = nowWindow + ahead;
+                count = state & COUNT_MASK;
+            } else {
+                if (ahead > reach) { // a step back, or this clock reading is stale: as in check
+                    long fresh = config.clock().millis();
+                    if (fresh != now) {
+                        now = fresh;
+                        nowWindow = Math.floorDiv(now, windowMillis);
+                        continue;
+                    }
+                }
+                window = nowWindow;
+                count = 0;
+            }
+            if (count + permits > limit && permits <= limit) { // full: the next window starts empty
+                window++;
+                count = 0;
+            }
+            long waitMillis = Math.max(0, window * windowMillis - now); // 0: the window has started
+            // no overflow: a window is at most 49 days and the state at most reach + 1 windows ahead
+            if (permits > limit || waitMillis * 1_000_000L > maxWaitNanos) {
+                long fresh = config.clock().millis();
+                if (fresh != now) { // the window may have moved on since the clock was read
+                    now = fresh;
+                    nowWindow = windowOf(bucket, now, windowMillis);
+                    continue;
+                }
+                long tooLong = permits > limit ? windowMillis
+                        : waitMillis - maxWaitNanos / 1_000_000L; // when a reservation of the same max-wait fits
+                return rejected(out, window * windowMillis, tooLong, limit);
+            }
+            if (bucket.casSlot0(state, (window << 32) | (count + permits))) {
+                if (count == 0 && window == nowWindow) {
+                    bucket.setSlot1(window); // rolled (or first use): refresh the hint, once per window
+                }
+                Outcome.allow(out, limit - count - permits, (window + 1) * windowMillis, limit);
+                Outcome.stamp(out, window);
+                return waitMillis * 1_000_000L;
+            }
+        }
+    }
+
+    /** A reservation refused: it would have waited {@code tooLongMillis} more than allowed (at least 1 ms). */
+    private static long rejected(long[] out, long resetEpochMillis, long tooLongMillis, long limit) {
+        Outcome.reject(out, 0, resetEpochMillis, Math.max(1, tooLongMillis), limit);
+        return REJECTED;
+    }
+
+    @Override
+    public boolean reserves() {
+        return true;
+    }
+
     @Override
     public long peek(Bucket bucket, LimitConfig config, long[] out) {
         long now = config.clock().millis();
@@ -187,6 +267,11 @@ public final class FixedWindowStrategy implements RateLimitStrategy {
         if (state != RETIRED && (ahead == 0 || ahead == 1)) { // a retired bucket reads as a fresh one
             window = nowWindow + ahead;
             count = state & COUNT_MASK;
+        } else if (state != RETIRED && ahead > 1 && ahead <= reach(windowMillis)) {
+            // reservations of later windows: nothing left now, and a retry has to wait for the stored window
+            long start = (nowWindow + ahead) * windowMillis;
+            Outcome.reject(out, 0, start + windowMillis, start - now, limit);
+            return 0;
         }
         long windowEnd = (window + 1) * windowMillis;
         long remaining = count >= limit ? 0 : limit - count;
@@ -211,7 +296,16 @@ public final class FixedWindowStrategy implements RateLimitStrategy {
     private static boolean idle(Bucket bucket, LimitConfig config, long state) {
         long nowWindow = windowOf(bucket, config.clock().millis(), config.windowMillis());
         int ahead = (int) (state >>> 32) - (int) nowWindow;
-        return (ahead != 0 && ahead != 1) || (state & COUNT_MASK) == 0;
+        return ahead < 0 || ahead > reach(config.windowMillis()) || (state & COUNT_MASK) == 0;
+    }
+
+    /**
+     * How many windows ahead of now a state may legitimately be: a reservation starts at most
+     * {@link #MAX_WAIT_NANOS} after its decision, so in a window at most this far ahead. A state further ahead can
+     * only come from a clock step back.
+     */
+    static long reach(long windowMillis) {
+        return MAX_WAIT_NANOS / 1_000_000L / windowMillis + 1;
     }
 
     /** CASes an idle state to {@link #RETIRED}; see {@link Slot0Retirement}. */

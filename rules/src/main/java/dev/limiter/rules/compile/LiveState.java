@@ -156,7 +156,7 @@ final class LiveState {
         }
         state.keepOverrides(names);
         return new Policy(policy.match(), policy.unless().toArray(new Condition[0]), main, overrides, policy.cost(),
-                policy.costArgument(), policy.maxWaitNanos());
+                policy.costArgument(), policy.maxWaitNanos(), policy.maxWaiters());
     }
 
     private static Tier tier(String ruleId, String name, int size, List<Slot> all, Map<String, KeyedLimiter> slots,

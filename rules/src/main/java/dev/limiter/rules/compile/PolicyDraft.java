@@ -17,18 +17,22 @@ import java.util.Set;
  * @param cost         permits per call ({@code costArgument < 0})
  * @param costArgument the argument the cost is read from, or -1
  * @param maxWaitNanos the longest a call waits for its permits ({@code on-limit: wait}), 0 to reject at once
+ * @param maxWaiters   the most calls of the rule waiting at once ({@code max-waiters}), 0 for no bound
  */
 record PolicyDraft(List<Limit> limits, List<Override> overrides, Condition match, List<Condition> unless, long cost,
-        int costArgument, long maxWaitNanos) {
+        int costArgument, long maxWaitNanos, int maxWaiters) {
 
     PolicyDraft(List<Limit> limits, List<Override> overrides, Condition match, List<Condition> unless, long cost,
             int costArgument) {
-        this(limits, overrides, match, unless, cost, costArgument, 0);
+        this(limits, overrides, match, unless, cost, costArgument, 0, 0);
     }
 
-    /** This policy with {@code on-limit: wait} for at most {@code maxWaitNanos} (0: {@code on-limit: reject}). */
-    PolicyDraft waiting(long maxWaitNanos) {
-        return new PolicyDraft(limits, overrides, match, unless, cost, costArgument, maxWaitNanos);
+    /**
+     * This policy with {@code on-limit: wait} for at most {@code maxWaitNanos} (0: {@code on-limit: reject}) and at
+     * most {@code maxWaiters} calls waiting at once (0: no bound).
+     */
+    PolicyDraft waiting(long maxWaitNanos, int maxWaiters) {
+        return new PolicyDraft(limits, overrides, match, unless, cost, costArgument, maxWaitNanos, maxWaiters);
     }
 
     /** One limit; {@code at} is where a store's refusal points. */

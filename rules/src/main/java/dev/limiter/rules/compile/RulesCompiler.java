@@ -51,7 +51,8 @@ final class RulesCompiler {
     private static final String[] TOP_KEYS = {"version", "reload", "response", "client-ip", "defaults", "rules",
         "store", "metrics"};
     private static final String[] RULE_KEYS = {"id", "match", "key", "limit", "window", "limits", "strategy",
-        "capacity", "cost", "unless", "overrides", "mode", "on-error", "max-keys", "on-full", "throw", "store", "on-limit", "max-wait"};
+        "capacity", "cost", "unless", "overrides", "mode", "on-error", "max-keys", "on-full", "throw", "store", "on-limit", "max-wait",
+        "max-waiters"};
 
     private static final String[] ON_FULL_SPELLINGS = spellings();
 
@@ -223,9 +224,9 @@ final class RulesCompiler {
         KeySpec key = KeySection.read(rule, match, problems);
         PolicyDraft policy = PolicySection.read(rule, label, limits, match == null ? null : match.target, strategy,
                 key, match == null ? null : match.condition, clock, problems);
-        long maxWait = policy == null ? -1 : WaitSection.read(rule, match == null ? null : match.target, strategy,
-                severalLimits(policy), store, problems);
-        if (problems.count() > before || maxWait < 0 || match == null || policy == null || key == null || id == null
+        WaitSection.Waits waits = policy == null ? null : WaitSection.read(rule, match == null ? null
+                : match.target, strategy, severalLimits(policy), store, problems);
+        if (problems.count() > before || waits == null || match == null || policy == null || key == null || id == null
                 || maxKeys == null || store == null) {
             return null;
         }
@@ -234,7 +235,7 @@ final class RulesCompiler {
                 match.classGlob, match.methodGlob, key, strategy, first.config(), maxKeys, onFull,
                 modeText == null ? defaults.mode() : Mode.bySpelling(modeText),
                 onErrorText == null ? defaults.onError() : OnError.bySpelling(onErrorText), throwClass, store,
-                first.at(), policy.waiting(maxWait));
+                first.at(), policy.waiting(waits.maxWaitNanos(), waits.maxWaiters()));
     }
 
     /** True if the rule, or one of its overrides, has several limits. */

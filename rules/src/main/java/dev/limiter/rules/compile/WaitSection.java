@@ -7,44 +7,60 @@ import dev.limiter.rules.yaml.Fields;
 import dev.limiter.rules.yaml.Problems;
 
 /**
- * Validates {@code on-limit: reject|wait} and {@code max-wait}: what a method call gets when its rule's limit is
- * reached. {@code wait} reserves the permit for the time it accrues and parks the calling thread until then, at
- * most {@code max-wait}; it is refused wherever that time is not exactly known or a waiting thread is not the
- * caller's own choice.
+ * Validates {@code on-limit: reject|wait}, {@code max-wait} and {@code max-waiters}: what a call gets when its
+ * rule's limit is reached. {@code wait} reserves the permit for the time it accrues and parks the calling thread
+ * until then, at most {@code max-wait}; it is refused wherever that time is not exactly known. On {@code http:}
+ * and {@code jaxrs:} rules each waiting request holds a server thread, so there the operator must also say how
+ * many may wait at once ({@code max-waiters}); beyond them a request is rejected at once.
  */
 final class WaitSection {
 
     /** The longest {@code max-wait}: a thread parked longer than this is better told to come back. */
     static final long MAX_WAIT_MILLIS = RateLimitStrategy.MAX_WAIT_NANOS / 1_000_000L;
 
+    /** The largest {@code max-waiters}: far beyond any platform-thread pool; virtual threads may use it. */
+    static final int MAX_WAITERS = 100_000;
+
+    /**
+     * A rule's waiting: {@code maxWaitNanos} 0 for {@code on-limit: reject}; {@code maxWaiters} 0 for no bound
+     * (method rules without {@code max-waiters}).
+     */
+    record Waits(long maxWaitNanos, int maxWaiters) {
+
+        static final Waits REJECT = new Waits(0, 0);
+    }
+
     private WaitSection() {
     }
 
     /**
-     * The rule's max-wait in nanoseconds, 0 for {@code on-limit: reject} (the default), or -1 after recording
+     * The rule's waiting, {@link Waits#REJECT} for {@code on-limit: reject} (the default), or null after recording
      * why the rule cannot wait. {@code target}, {@code strategy} and {@code store} may be null (already reported).
      */
-    static long read(Fields rule, Rule.Target target, RateLimitStrategy strategy, boolean severalLimits,
+    static Waits read(Fields rule, Rule.Target target, RateLimitStrategy strategy, boolean severalLimits,
             StoreSpec store, Problems problems) {
         String onLimit = rule.has("on-limit") ? rule.choice("on-limit", "reject", "wait") : null;
         boolean wait = "wait".equals(onLimit);
         if (!wait) {
             if (rule.has("on-limit") && onLimit == null) {
-                return -1; // not a spelling of either: reported
+                return null; // not a spelling of either: reported
             }
-            if (rule.has("max-wait")) {
-                problems.add(rule.get("max-wait"), "max-wait applies only with 'on-limit: wait'");
-                return -1;
+            for (String key : new String[] {"max-wait", "max-waiters"}) {
+                if (rule.has(key)) {
+                    problems.add(rule.get(key), key + " applies only with 'on-limit: wait'");
+                    return null;
+                }
             }
-            return 0;
+            return Waits.REJECT;
         }
         long maxWaitMillis = maxWait(rule, problems);
-        String refusal = refusal(target, strategy, severalLimits, store);
+        int maxWaiters = maxWaiters(rule, target, problems);
+        String refusal = refusal(strategy, severalLimits, store);
         if (refusal != null) {
             problems.add(rule.get("on-limit"), refusal);
-            return -1;
+            return null;
         }
-        return maxWaitMillis < 0 ? -1 : maxWaitMillis * 1_000_000L;
+        return maxWaitMillis < 0 || maxWaiters < 0 ? null : new Waits(maxWaitMillis * 1_000_000L, maxWaiters);
     }
 
     private static long maxWait(Fields rule, Problems problems) {
@@ -66,16 +82,34 @@ final class WaitSection {
         return millis;
     }
 
-    /** Why a rule like this cannot wait, or null if it can. */
-    private static String refusal(Rule.Target target, RateLimitStrategy strategy, boolean severalLimits,
-            StoreSpec store) {
-        if (target != null && target != Rule.Target.METHOD) {
-            return "on-limit: wait is for method rules; an HTTP thread that waits is an operator's explicit choice"
-                    + " not supported yet";
+    /** {@code max-waiters}, 0 when absent on a method rule, -1 after recording a problem. */
+    private static int maxWaiters(Fields rule, Rule.Target target, Problems problems) {
+        if (!rule.has("max-waiters")) {
+            if (target == Rule.Target.HTTP || target == Rule.Target.JAXRS) {
+                problems.add(rule.get("on-limit"), "on-limit: wait on " + (target == Rule.Target.HTTP ? "an http:"
+                        : "a jaxrs:") + " rule needs 'max-waiters' (e.g. 'max-waiters: 20'): each waiting request"
+                        + " holds a server thread, and beyond that many a request is rejected at once");
+                return -1;
+            }
+            return 0;
         }
+        Long waiters = rule.integer("max-waiters", null);
+        if (waiters == null) {
+            return -1;
+        }
+        if (waiters < 1 || waiters > MAX_WAITERS) {
+            problems.add(rule.get("max-waiters"), "max-waiters must be from 1 to " + MAX_WAITERS + ", not "
+                    + waiters);
+            return -1;
+        }
+        return waiters.intValue();
+    }
+
+    /** Why a rule like this cannot wait, or null if it can. */
+    private static String refusal(RateLimitStrategy strategy, boolean severalLimits, StoreSpec store) {
         if (strategy != null && !strategy.reserves()) {
-            return "on-limit: wait needs a strategy that knows exactly when the next permit comes (token-bucket or"
-                    + " leaky-bucket), not '" + Fields.shorten(strategy.name()) + "'";
+            return "on-limit: wait needs a strategy that knows exactly when the next permit comes (token-bucket,"
+                    + " leaky-bucket or fixed-window), not '" + Fields.shorten(strategy.name()) + "'";
         }
         if (severalLimits) {
             return "on-limit: wait takes one limit: a wait for several limits at once is not supported yet";

@@ -12,7 +12,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code on-limit: wait} and {@code max-wait}: what compiles, and everything refused, with its place. */
+/**
+ * {@code on-limit: wait}, {@code max-wait} and {@code max-waiters}: what compiles, and everything refused, with its
+ * place.
+ */
 class WaitRulesTest {
 
     private final ManualClock clock = new ManualClock(1_000_000);
@@ -76,26 +79,52 @@ class WaitRulesTest {
     }
 
     @Test
-    void httpAndJaxrsRulesCannotWaitYet() {
+    void httpAndJaxrsRulesWaitOnlyWithABoundOnWaitingRequests() {
         String http = "    match: { http: { path: /a } }\n    limit: 10\n    window: 1s\n    strategy: token-bucket\n"
                 + "    on-limit: wait\n    max-wait: 1s\n";
-        assertThat(error("", http)).isEqualTo("8:15 on-limit: wait is for method rules; an HTTP thread that waits"
-                + " is an operator's explicit choice not supported yet");
+        assertThat(error("", http)).isEqualTo("8:15 on-limit: wait on an http: rule needs 'max-waiters' (e.g."
+                + " 'max-waiters: 20'): each waiting request holds a server thread, and beyond that many a request is"
+                + " rejected at once");
+        Policy waiting = load("", http + "    max-waiters: 20\n").rule("r").policy();
+        assertThat(waiting.waits()).isTrue();
+        assertThat(waiting.maxWaiters()).isEqualTo(20);
         String jaxrs = "    match: { jaxrs: { class: com.acme.Api, method: get } }\n    limit: 10\n    window: 1s\n"
                 + "    strategy: token-bucket\n    on-limit: wait\n    max-wait: 1s\n";
-        assertThat(error("", jaxrs)).startsWith("8:15 on-limit: wait is for method rules");
+        assertThat(error("", jaxrs)).startsWith("8:15 on-limit: wait on a jaxrs: rule needs 'max-waiters'");
+        assertThat(load("", jaxrs + "    max-waiters: 1\n").rule("r").policy().maxWaiters()).isEqualTo(1);
+        for (String bad : new String[] {"0", "100001", "-3"}) {
+            assertThat(error("", http + "    max-waiters: " + bad + "\n")).isEqualTo("10:18 max-waiters must be from 1"
+                    + " to 100000, not " + bad);
+        }
+        assertThat(error("", http + "    max-waiters: lots\n")).startsWith("10:18 max-waiters");
+    }
+
+    @Test
+    void methodRulesMayBoundTheirWaitersAndOnlyAWaitingRuleHasWaiters() {
+        assertThat(load("", method("    strategy: token-bucket\n    on-limit: wait\n    max-wait: 1s\n")).rule("r")
+                .policy().maxWaiters()).as("unbounded: the caller's own thread waits").isZero();
+        assertThat(load("", method("    strategy: token-bucket\n    on-limit: wait\n    max-wait: 1s\n"
+                + "    max-waiters: 3\n")).rule("r").policy().maxWaiters()).isEqualTo(3);
+        assertThat(error("", method("    strategy: token-bucket\n    max-waiters: 3\n")))
+                .isEqualTo("8:18 max-waiters applies only with 'on-limit: wait'");
     }
 
     @Test
     void strategiesThatCannotReserveAreRefused() {
-        for (String strategy : new String[] {"fixed-window", "sliding-window"}) {
-            assertThat(error("", method("    strategy: " + strategy + "\n    on-limit: wait\n    max-wait: 1s\n")))
-                    .isEqualTo("8:15 on-limit: wait needs a strategy that knows exactly when the next permit comes"
-                            + " (token-bucket or leaky-bucket), not '" + strategy + "'");
-        }
+        assertThat(error("", method("    strategy: sliding-window\n    on-limit: wait\n    max-wait: 1s\n")))
+                .isEqualTo("8:15 on-limit: wait needs a strategy that knows exactly when the next permit comes"
+                        + " (token-bucket, leaky-bucket or fixed-window), not 'sliding-window'");
         String concurrency = "    match: { method: { class: com.acme.Mailer, method: send } }\n    limit: 10\n"
                 + "    strategy: concurrency\n    on-limit: wait\n    max-wait: 1s\n";
         assertThat(error("", concurrency)).startsWith("7:15 on-limit: wait needs a strategy that knows exactly");
+    }
+
+    @Test
+    void aFixedWindowWaitsForTheNextWindowWithRoom() {
+        Policy fixed = load("", method("    strategy: fixed-window\n    on-limit: wait\n    max-wait: 2s\n"))
+                .rule("r").policy();
+        assertThat(fixed.waits()).isTrue();
+        assertThat(fixed.maxWaitNanos()).isEqualTo(2_000_000_000L);
     }
 
     @Test
@@ -128,10 +157,10 @@ class WaitRulesTest {
         AnnotationRule waiting = AnnotationRule.compile("com.acme.Mailer", "send", values, clock);
         assertThat(waiting.problems()).isEmpty();
         assertThat(waiting.rule().policy().maxWaitNanos()).isEqualTo(300_000_000L);
-        values.put("strategy", "fixed-window");
+        values.put("strategy", "sliding-window");
         assertThat(AnnotationRule.compile("com.acme.Mailer", "send", values, clock).problems()).containsExactly(
-                "onLimit: on-limit: wait needs a strategy that knows exactly when the next permit comes (token-bucket"
-                        + " or leaky-bucket), not 'fixed-window'");
+                "onLimit: on-limit: wait needs a strategy that knows exactly when the next permit comes (token-bucket,"
+                        + " leaky-bucket or fixed-window), not 'sliding-window'");
         values.put("strategy", "token-bucket");
         values.remove("onLimit");
         assertThat(AnnotationRule.compile("com.acme.Mailer", "send", values, clock).problems()).containsExactly(

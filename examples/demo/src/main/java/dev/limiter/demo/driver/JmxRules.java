@@ -19,7 +19,8 @@ import javax.management.remote.JMXServiceURL;
  *
  * <p>The names are the agent's: {@code dev.limiter:type=Limiter} (RulesFile, RuleCount, ReloadCount, Enabled)
  * and {@code dev.limiter:type=Rule,name=<id>} (Allowed, Rejected, WouldReject, Errors, ActiveKeys, Limit,
- * WindowMillis, Capacity, Strategy, Mode). The agent registers them shortly after start-up, so an empty answer is
+ * WindowMillis, Capacity, Strategy, Mode, Key, Source, Waited, WaitMillisTotal). The agent registers them
+ * shortly after start-up (a {@code @Limit} rule once its class is loaded), so an empty answer is
  * "not yet", not an error.
  */
 final class JmxRules implements AutoCloseable {
@@ -27,7 +28,8 @@ final class JmxRules implements AutoCloseable {
     static final String LIMITER = "dev.limiter:type=Limiter";
     static final String RULES = "dev.limiter:type=Rule,*";
     private static final String[] RULE_ATTRIBUTES = {"Strategy", "Mode", "Allowed", "Rejected", "WouldReject",
-        "ActiveKeys", "Limit", "WindowMillis", "Capacity", "Limits", "Overrides"};
+        "ActiveKeys", "Limit", "WindowMillis", "Capacity", "Limits", "Overrides", "Key", "Source", "Waited",
+        "WaitMillisTotal"};
 
     private final JMXConnector connector;
     private final MBeanServerConnection server;
@@ -65,7 +67,8 @@ final class JmxRules implements AutoCloseable {
             rows.add(new RuleRow(id, text(values, "Strategy"), text(values, "Mode"), number(values, "Allowed"),
                     number(values, "Rejected"), number(values, "WouldReject"), number(values, "ActiveKeys"),
                     number(values, "Limit"), number(values, "WindowMillis"), number(values, "Capacity"),
-                    text(values, "Limits"), lines(values, "Overrides")));
+                    text(values, "Limits"), lines(values, "Overrides"), text(values, "Key"), text(values, "Source"),
+                    number(values, "Waited"), number(values, "WaitMillisTotal")));
         }
         return rows;
     }

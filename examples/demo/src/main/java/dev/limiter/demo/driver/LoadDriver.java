@@ -164,6 +164,9 @@ public final class LoadDriver {
             table = RuleTable.fromObservations(rules, observed);
         }
         lines.addAll(table.lines());
+        if (!rows.isEmpty()) {
+            lines.addAll(RuleTable.annotationLines(rules, rows));
+        }
         lines.add("");
         if (redraw && drawnLines > 0) {
             out.print("\033[" + drawnLines + "F" + CLEAR_BELOW);

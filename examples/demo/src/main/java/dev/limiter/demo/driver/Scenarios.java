@@ -27,6 +27,9 @@ final class Scenarios {
                         + " still one client, at most ~10/s", 1, 40,
                         n -> new DemoRequest("/api/orders?sku=C-3", XFF,
                                 "198.51.100." + (n % 250 + 1) + ", 203.0.113.30")),
+                new Scenario("convert, 4 clients (@Limit wait)", "24/s through the partner client's @Limit of"
+                        + " 20/s, onLimit wait: calls wait their turn (<= 250 ms), few or none get no rate", 4, 6,
+                        n -> new DemoRequest("/api/convert?to=EUR", XFF, "203.0.113.90")),
                 new Scenario("search, X-Api-Key free-tier", "35/s against 20/s and 300/min per key: ~20/s"
                         + " allowed, then none once the minute's 300 are spent", 1, 35,
                         n -> new DemoRequest("/api/search?q=shoes", "X-Api-Key", "free-tier",

@@ -1,5 +1,6 @@
 package dev.limiter.demo.driver;
 
+import dev.limiter.demo.service.PartnerRatesClient;
 import dev.limiter.rules.Mode;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
@@ -41,6 +42,12 @@ final class Summary {
         lines.add("  @PathParam; the quotes limit sits on a plain method, PriceCalculator.quote (a method: rule):");
         lines.add("  over it the method throws, the orders endpoint answers without a price, and only the JMX");
         lines.add("  table shows those rejections.");
+        RuleRow partner = find(jmxRows, PartnerRatesClient.RULE);
+        lines.add("- The partner client's limit is declared in code, not in the rules file: @Limit(onLimit =");
+        lines.add("  \"wait\", maxWait = \"250ms\") on PartnerRatesClient.rate (JMX Source: annotation ...). Over");
+        lines.add("  20/s its callers wait their turn instead of failing" + (partner != null && partner.waited() >= 0
+                ? ": " + RuleTable.count(partner.waited()) + " calls waited, " + RuleTable.count(partner.rejected())
+                        + " would have waited too long (no rate)." : "."));
         for (Rule rule : rules.rules()) {
             if (rule.mode() == Mode.DRY_RUN) {
                 RuleRow row = find(jmxRows, rule.id());
@@ -57,7 +64,7 @@ final class Summary {
         lines.add("  jconsole <pid>               # the pid is printed at start" + (pid > 0 ? " (this run: " + pid
                 + ")" : ""));
         lines.add("  then the MBeans tab: dev.limiter > Limiter (RulesFile, RuleCount, ReloadCount, Enabled)");
-        lines.add("  and dev.limiter > Rule > <id> (Allowed, Rejected, WouldReject, ActiveKeys, Limit, Mode...)");
+        lines.add("  and dev.limiter > Rule > <id> (Allowed, Rejected, WouldReject, Waited, Source, Limit, Mode...)");
         lines.add("Or without a JMX client, from a terminal (docs/cli.md):");
         lines.add("  java -jar agent/target/limiter.jar status " + (pid > 0 ? pid : "<pid>")
                 + " --watch   # the same table, refreshed");

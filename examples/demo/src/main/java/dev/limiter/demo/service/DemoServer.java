@@ -15,7 +15,9 @@ import org.glassfish.jersey.servlet.ServletContainer;
  * The demo service: an ordinary embedded Tomcat 11 application with servlet endpoints and a Jersey resource.
  *
  * <p>It contains no limiter code on purpose: the rate limits come only from {@code -javaagent:limiter.jar} and
- * {@code examples/rules.yml}, which is what the demo is meant to show. {@code main([port])} (default 0: any
+ * {@code examples/rules.yml}, which is what the demo is meant to show, plus one {@code @Limit} annotation on
+ * {@link PartnerRatesClient} (the API artifact's annotation: a limit declared in code, still enforced only by
+ * the agent). {@code main([port])} (default 0: any
  * free port) prints {@code LISTENING <port>} on stdout once requests are accepted; {@code scripts/demo} waits
  * for that line.
  */

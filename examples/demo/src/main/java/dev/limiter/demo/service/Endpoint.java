@@ -1,5 +1,6 @@
 package dev.limiter.demo.service;
 
+import dev.limiter.api.RateLimitExceededException;
 import jakarta.servlet.http.HttpServletRequest;
 
 /**
@@ -24,6 +25,23 @@ enum Endpoint {
                 price = "null,\"price_note\":\"" + JsonText.clean(String.valueOf(e.getMessage())) + "\"";
             }
             return "{\"sku\":\"" + sku + "\",\"price_cents\":" + price + "}";
+        }
+    },
+    /**
+     * Asks the partner client {@link PartnerRatesClient#rate}, whose {@code @Limit} makes calls over the partner's
+     * 20 a second wait for their turn; one that would wait too long is answered without a rate.
+     */
+    CONVERT("/api/convert") {
+        @Override
+        String body(HttpServletRequest request) {
+            String to = param(request, "to", "EUR");
+            String rate;
+            try {
+                rate = PARTNER.rate(to);
+            } catch (RateLimitExceededException e) {
+                rate = "null,\"rate_note\":\"partner busy, retry in " + e.retryAfterMillis() + " ms\"";
+            }
+            return "{\"to\":\"" + to + "\",\"rate\":" + rate + "}";
         }
     },
     SEARCH("/api/search") {
@@ -54,6 +72,9 @@ enum Endpoint {
     };
 
     static final long REPORT_MILLIS = 400;
+
+    /** One client for the whole service, as an application would keep it. */
+    static final PartnerRatesClient PARTNER = new PartnerRatesClient();
 
     private final String mapping;
 

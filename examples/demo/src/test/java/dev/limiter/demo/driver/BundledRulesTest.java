@@ -3,17 +3,22 @@ package dev.limiter.demo.driver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import dev.limiter.api.Limit;
+import dev.limiter.core.clock.SystemClock;
+import dev.limiter.demo.service.PartnerRatesClient;
 import dev.limiter.demo.service.QuoteBudgetExceededException;
 import dev.limiter.rules.Mode;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RulesException;
+import dev.limiter.rules.compile.AnnotationRule;
 import dev.limiter.rules.compile.RuleSetLoader;
 import dev.limiter.rules.key.KeySpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +64,7 @@ class BundledRulesTest {
         Set<String> met = new HashSet<>();
         for (Scenario scenario : Scenarios.all()) {
             String path = scenario.requests().apply(0).matchPath();
-            boolean enforced = false;
+            boolean enforced = path.equals("/api/convert") && partnerClientWaits(); // its limit is in code
             for (Rule rule : rulesMetBy(rules, path)) {
                 met.add(rule.id());
                 enforced |= rule.mode() == Mode.ENFORCE;
@@ -93,6 +98,39 @@ class BundledRulesTest {
             met.addAll(Arrays.asList(code).subList(0, count));
         }
         return met;
+    }
+
+    /** The partner client's {@code @Limit}: a rule declared in code, which waits instead of rejecting. */
+    private static boolean partnerClientWaits() {
+        try {
+            Limit limit = PartnerRatesClient.class.getMethod("rate", String.class).getAnnotation(Limit.class);
+            return limit != null && limit.id().equals(PartnerRatesClient.RULE) && limit.onLimit().equals("wait")
+                    && limit.mode().isEmpty();
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void thePartnerClientsAnnotationCompilesAsAWaitingRuleWithTheRulesOwnCode() {
+        Limit limit = rateAnnotation();
+        assertThat(limit).isNotNull();
+        assertThat(partnerClientWaits()).isTrue();
+        AnnotationRule compiled = AnnotationRule.compile(PartnerRatesClient.class.getName(), "rate",
+                Map.of("id", limit.id(), "limit", limit.limit(), "window", limit.window(), "strategy",
+                        limit.strategy(), "capacity", limit.capacity(), "onLimit", limit.onLimit(), "maxWait",
+                        limit.maxWait()), SystemClock.INSTANCE);
+        assertThat(compiled.problems()).isEmpty();
+        assertThat(compiled.rule().policy().waits()).isTrue();
+        assertThat(compiled.rule().policy().maxWaitNanos()).isEqualTo(250_000_000L);
+    }
+
+    private static Limit rateAnnotation() {
+        try {
+            return PartnerRatesClient.class.getMethod("rate", String.class).getAnnotation(Limit.class);
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test

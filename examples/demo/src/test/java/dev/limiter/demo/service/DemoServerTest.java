@@ -36,6 +36,9 @@ class DemoServerTest {
         assertThat(get("/api/search?q=shoes")).isEqualTo("{\"query\":\"shoes\",\"hits\":3}");
         assertThat(get("/api/export?user=bob")).isEqualTo("{\"user\":\"bob\",\"rows\":1000}");
         assertThat(get("/api/users/17/profile")).isEqualTo("{\"page\":\"/17/profile\"}");
+        // without the agent the partner client's @Limit does nothing: every call gets its rate at once
+        assertThat(get("/api/convert?to=EUR")).isEqualTo("{\"to\":\"EUR\",\"rate\":"
+                + new PartnerRatesClient().rate("EUR") + "}");
     }
 
     @Test
