@@ -47,7 +47,16 @@ enum WeaveTarget {
     WEBFLUX(types("org/springframework/web/server/adapter/HttpWebHandlerAdapter"), null, names("handle"),
             Opcodes.ACC_PUBLIC, Opcodes.ACC_STATIC, Advice.REACTIVE,
             "(Lorg/springframework/http/server/reactive/ServerHttpRequest;"
-                    + "Lorg/springframework/http/server/reactive/ServerHttpResponse;)Lreactor/core/publisher/Mono;");
+                    + "Lorg/springframework/http/server/reactive/ServerHttpResponse;)Lreactor/core/publisher/Mono;"),
+    /**
+     * RESTEasy Reactive (Quarkus REST), any version with this class: {@code AbstractResteasyReactiveContext.run()},
+     * which runs a request's handler chain (the resource method included) on the event loop or, after a
+     * hand-off, on a worker thread. Not a check: it makes the request context the thread's current request, so
+     * woven resource methods ({@code jaxrs:} rules) key on the Vert.x request. One named class, like
+     * {@link #WEBFLUX}.
+     */
+    RESTEASY_REACTIVE(types("org/jboss/resteasy/reactive/common/core/AbstractResteasyReactiveContext"), null,
+            names("run"), Opcodes.ACC_PUBLIC, Opcodes.ACC_STATIC, Advice.REQUEST_SCOPE, "()V");
 
     /** The advice a target weaves, as constants (inlined: this class is never loaded). */
     static final class Advice {
@@ -57,6 +66,8 @@ enum WeaveTarget {
         static final int MAPPER = 1;
         /** {@link ReactiveEntryAdvice}: (request, response) methods that return the exchange's publisher. */
         static final int REACTIVE = 2;
+        /** {@link RequestScopeAdvice}: no-argument void runners whose receiver is the request. */
+        static final int REQUEST_SCOPE = 3;
     }
 
     /** Every target, in bit order ({@code values()} copies its array on each call). */
@@ -64,7 +75,7 @@ enum WeaveTarget {
     static final int SERVLETS = SERVLET_JAVAX.bit | SERVLET_JAKARTA.bit;
     static final int MAPPERS = MAPPER_JAVAX.bit | MAPPER_JAKARTA.bit;
     /** Targets woven in one named class only, found by its name ({@link #exactBits}). */
-    static final int EXACT_CLASSES = WEBFLUX.bit;
+    static final int EXACT_CLASSES = WEBFLUX.bit | RESTEASY_REACTIVE.bit;
 
     /** This target's bit in the masks of targets. */
     final int bit = 1 << ordinal();
@@ -116,7 +127,7 @@ enum WeaveTarget {
                 || !descriptor.startsWith(descriptorStart)) {
             return false;
         }
-        if (advice == Advice.REACTIVE) {
+        if (advice == Advice.REACTIVE || advice == Advice.REQUEST_SCOPE) {
             return descriptor.length() == descriptorStart.length(); // the whole descriptor
         }
         if (advice == Advice.SERVLET) {
