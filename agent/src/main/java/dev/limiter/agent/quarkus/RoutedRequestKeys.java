@@ -1,6 +1,7 @@
 package dev.limiter.agent.quarkus;
 
 import dev.limiter.agent.decision.RequestKeys;
+import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.key.ClientIpResolver;
@@ -22,17 +23,32 @@ public final class RoutedRequestKeys implements RequestKeys {
 
     private static final String MISSING = "";
 
+    /** Per thread (an event loop or a worker): the text of the last peer address (anonymous class: no lambda). */
+    private static final ThreadLocal<PeerText> PEERS = new ThreadLocal<>() {
+        @Override
+        protected PeerText initialValue() {
+            return new PeerText();
+        }
+    };
+
     private final RequestKeys servlet;
+    private final ThrottledLog log;
 
     /** Keys Quarkus REST requests here and every other request with {@code servlet}. */
-    public RoutedRequestKeys(RequestKeys servlet) {
+    public RoutedRequestKeys(RequestKeys servlet, ThrottledLog log) {
         this.servlet = servlet;
+        this.log = log;
     }
 
     @Override
     public String key(Rule rule, RuleSet rules, Object request) throws Throwable {
         VertxRequestApi api = VertxRequestApi.of(request);
         if (!api.supported) {
+            if (api.problem != null) {
+                log.warn("limiter: this Quarkus REST (RESTEasy Reactive on Vert.x) is not supported; HTTP keys of"
+                        + " jaxrs rules are missing there", api.problem);
+                return null;
+            }
             return servlet.key(rule, rules, request);
         }
         KeySpec spec = rule.key();
@@ -72,7 +88,7 @@ public final class RoutedRequestKeys implements RequestKeys {
     /** The peer address unless the peer is a trusted proxy, as for servlets ({@link ClientIpResolver}). */
     private static String clientAddress(ClientIpResolver resolver, VertxRequestApi api, Object request)
             throws Throwable {
-        String peer = api.peer(request);
+        String peer = PEERS.get().of(api, api.peer(request));
         if (peer == null || !resolver.isTrusted(peer)) {
             return peer;
         }

@@ -14,8 +14,9 @@ import java.util.List;
  *
  * <p>The context ({@code VertxResteasyReactiveRequestContext}) is also the runtime's {@code ServerHttpRequest}:
  * headers, the query and the normalised path come from it; the peer address from its Vert.x
- * {@code HttpServerRequest} ({@code remoteAddress().hostAddress()}: Vert.x keeps both per connection, so reading
- * them allocates nothing). A context of another class (RESTEasy Reactive on another server) is not
+ * {@code HttpServerRequest}'s connection ({@code connection().remoteAddress()}, kept by Vert.x per connection; its
+ * text is kept per thread by {@link PeerText}): the peer of the TCP connection, as a servlet's
+ * {@code getRemoteAddr()}, so the {@code client-ip} trusted-proxy rules apply as on every other server. A context of another class (RESTEasy Reactive on another server) is not
  * {@link #supported}.
  */
 final class VertxRequestApi {
@@ -30,6 +31,8 @@ final class VertxRequestApi {
     };
 
     final boolean supported;
+    /** Why a Vert.x context is not {@link #supported} (a method missing in this version), for the log; else null. */
+    final Throwable problem;
 
     private final MethodHandle header;
     private final MethodHandle headerLines;
@@ -46,12 +49,15 @@ final class VertxRequestApi {
     private VertxRequestApi(Class<?> type) {
         MethodHandle[] h = new MethodHandle[6];
         boolean found;
+        Throwable failure = null;
         try {
             found = find(type, h);
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             found = false;
+            failure = e;
         }
         supported = found;
+        problem = failure;
         header = h[0];
         headerLines = h[1];
         queryParam = h[2];
@@ -79,9 +85,13 @@ final class VertxRequestApi {
                 .asType(objectStringToString);
         h[3] = lookup.findVirtual(context, "getRequestNormalisedPath", MethodType.methodType(String.class))
                 .asType(objectToString);
-        h[4] = MethodHandles.filterReturnValue(
+        Class<?> connection = Class.forName("io.vertx.core.http.HttpConnection", false, loader);
+        // the connection's address, not the request's: vertx-web's request wrapper answers remoteAddress() by
+        // parsing the forwarding headers and formatting the absolute URI once per request (~290 bytes)
+        h[4] = MethodHandles.filterReturnValue(MethodHandles.filterReturnValue(
                 lookup.findVirtual(context, "vertxServerRequest", MethodType.methodType(request)),
-                lookup.findVirtual(request, "remoteAddress", MethodType.methodType(address)))
+                lookup.findVirtual(request, "connection", MethodType.methodType(connection))),
+                lookup.findVirtual(connection, "remoteAddress", MethodType.methodType(address)))
                 .asType(MethodType.methodType(Object.class, Object.class));
         h[5] = lookup.findVirtual(address, "hostAddress", MethodType.methodType(String.class)).asType(objectToString);
         return true;
@@ -131,9 +141,17 @@ final class VertxRequestApi {
         return (String) path.invokeExact(context);
     }
 
-    /** The peer's address text (a proxy's, behind one), or null if the connection has none (a Unix socket). */
-    String peer(Object context) throws Throwable {
-        Object address = (Object) remoteAddress.invokeExact(context);
-        return address == null ? null : (String) hostAddress.invokeExact(address);
+    /**
+     * The peer's address ({@code SocketAddress}, as {@code Object}; a proxy's, behind one), or null if the
+     * connection has none. Vert.x keeps one per connection; its text ({@link #hostAddress}) is formatted anew on
+     * every call, so the caller keeps that per address ({@link PeerText}).
+     */
+    Object peer(Object context) throws Throwable {
+        return (Object) remoteAddress.invokeExact(context);
+    }
+
+    /** The text of {@code address} ({@code SocketAddress.hostAddress()}: a new string each call), or null. */
+    String hostAddress(Object address) throws Throwable {
+        return (String) hostAddress.invokeExact(address);
     }
 }

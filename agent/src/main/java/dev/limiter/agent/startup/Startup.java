@@ -206,7 +206,8 @@ public final class Startup {
      * request has ended, which opens the JMX gate ({@link FirstRequestDelegate}).
      */
     private void limit(RuleSetHolder holder, PendingServletDelegate gate) {
-        LimiterBridge.installMethods(new MethodLimiter(holder, errors, new RoutedRequestKeys(ServletKeys.INSTANCE)));
+        LimiterBridge.installMethods(
+                new MethodLimiter(holder, errors, new RoutedRequestKeys(ServletKeys.INSTANCE, errors)));
         WebfluxLimiter.install(holder, errors);
         FirstRequestDelegate servlets = new FirstRequestDelegate(new ServletLimiter(holder, errors));
         if (gate == null) {

@@ -49,6 +49,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class QuarkusRestLimiterTest {
 
+    /** What docs/agent.md tells Quarkus users to pass: the agent and Quarkus then log through one manager. */
+    private static final String JBOSS_LOG_MANAGER = "-Djava.util.logging.manager=org.jboss.logmanager.LogManager";
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final Duration POLL = Duration.ofMillis(200);
     private static final Pattern BODY = Pattern.compile(
@@ -71,7 +73,7 @@ class QuarkusRestLimiterTest {
         rules.write(current.render(rules.nextVersion()));
         jmxMarker = AttachedJmx.newMarker();
         server = servers.track(ForkedServer.start(TestApp.QUARKUS_REST, getClass().getSimpleName() + "-server",
-                List.of(AttachedJmx.markerOption(jmxMarker), Agent.option(rules.path()))));
+                List.of(AttachedJmx.markerOption(jmxMarker), JBOSS_LOG_MANAGER, Agent.option(rules.path()))));
         http = server.http();
     }
 
@@ -90,6 +92,12 @@ class QuarkusRestLimiterTest {
     void startupBannerNamesTheRulesFileAndTheRuleCount() {
         server.awaitOutput("limiter \\S+ started: rules \\S*rules\\.yml, " + QuarkusScenarioRules.RULE_COUNT
                 + " rules", Duration.ofSeconds(10));
+    }
+
+    @Test
+    void withQuarkusLogManagerNamedOnTheCommandLineLoggingIsNotConfused() {
+        server.awaitOutput("INFO\\s+\\[dev\\.limiter\\] \\(main\\) limiter \\S+ started", Duration.ofSeconds(10));
+        assertThat(server.output()).doesNotContain("The LogManager accessed before");
     }
 
     @Test
