@@ -8,8 +8,24 @@ package dev.limiter.agent.quarkus;
  */
 final class PeerText {
 
+    /**
+     * Per thread (an event loop or a worker); here, not in {@link RoutedRequestKeys}, so that an application
+     * without an {@code ip} key on Quarkus never loads it (anonymous class: no lambda).
+     */
+    private static final ThreadLocal<PeerText> CURRENT = new ThreadLocal<>() {
+        @Override
+        protected PeerText initialValue() {
+            return new PeerText();
+        }
+    };
+
     private Object lastAddress;
     private String lastText;
+
+    /** This thread's instance. */
+    static PeerText current() {
+        return CURRENT.get();
+    }
 
     /** The text of {@code address} (a Vert.x {@code SocketAddress}), or null for null. */
     String of(VertxRequestApi api, Object address) throws Throwable {

@@ -23,14 +23,6 @@ public final class RoutedRequestKeys implements RequestKeys {
 
     private static final String MISSING = "";
 
-    /** Per thread (an event loop or a worker): the text of the last peer address (anonymous class: no lambda). */
-    private static final ThreadLocal<PeerText> PEERS = new ThreadLocal<>() {
-        @Override
-        protected PeerText initialValue() {
-            return new PeerText();
-        }
-    };
-
     private final RequestKeys servlet;
     private final ThrottledLog log;
 
@@ -88,7 +80,7 @@ public final class RoutedRequestKeys implements RequestKeys {
     /** The peer address unless the peer is a trusted proxy, as for servlets ({@link ClientIpResolver}). */
     private static String clientAddress(ClientIpResolver resolver, VertxRequestApi api, Object request)
             throws Throwable {
-        String peer = PEERS.get().of(api, api.peer(request));
+        String peer = PeerText.current().of(api, api.peer(request));
         if (peer == null || !resolver.isTrusted(peer)) {
             return peer;
         }
