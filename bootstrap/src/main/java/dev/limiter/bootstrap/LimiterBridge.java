@@ -89,6 +89,27 @@ public final class LimiterBridge {
     }
 
     /**
+     * Entry of a woven request runner that is not a servlet (RESTEasy Reactive's handler chain on Vert.x):
+     * {@code request} (the runtime's request object) becomes the thread's {@link #currentRequest()} until the
+     * matching {@link #requestExit()}, so woven resource methods key on it. Nothing is checked here, and inside a
+     * servlet request the servlet request stays current.
+     */
+    public static void requestEnter(Object request) {
+        RequestFrame frame = FRAME.get();
+        if (frame.depth++ == 0) {
+            frame.begin(request, null);
+        }
+    }
+
+    /** Exit of a woven request runner; runs however it ended. */
+    public static void requestExit() {
+        RequestFrame frame = FRAME.get();
+        if (frame.depth > 0 && --frame.depth == 0) {
+            frame.end();
+        }
+    }
+
+    /**
      * Entry of a woven JAX-RS resource method or plain method (see {@link MethodDelegate#onMethodEnter}).
      * Returns null (run, nothing to release), a {@link Throwable} (throw it instead of running the method), or
      * a token for {@link #methodExit}. Until a delegate is installed, or while the bridge is disabled, null.

@@ -9,6 +9,7 @@ import dev.limiter.agent.jfr.FlightRecorderSupport;
 import dev.limiter.agent.jmx.JmxStarter;
 import dev.limiter.agent.jmx.StoreJmx;
 import dev.limiter.agent.method.MethodLimiter;
+import dev.limiter.agent.quarkus.RoutedRequestKeys;
 import dev.limiter.agent.metrics.MetricsStarter;
 import dev.limiter.agent.servlet.ServletKeys;
 import dev.limiter.agent.servlet.ServletLimiter;
@@ -206,7 +207,8 @@ public final class Startup {
      * request has ended, which opens the JMX gate ({@link FirstRequestDelegate}).
      */
     private void limit(RuleSetHolder holder, PendingServletDelegate gate) {
-        LimiterBridge.installMethods(new MethodLimiter(holder, errors, ServletKeys.INSTANCE));
+        LimiterBridge.installMethods(
+                new MethodLimiter(holder, errors, new RoutedRequestKeys(ServletKeys.INSTANCE, errors)));
         WebfluxLimiter.install(holder, errors);
         GrpcLimiter.install(holder, errors);
         FirstRequestDelegate servlets = new FirstRequestDelegate(new ServletLimiter(holder, errors));

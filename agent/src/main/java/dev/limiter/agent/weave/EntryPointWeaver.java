@@ -76,6 +76,9 @@ final class EntryPointWeaver {
             if (target.advice == WeaveTarget.Advice.GRPC) {
                 return new ReactiveEntryAdvice(method, owner, descriptor, frames, ReactiveEntryAdvice.GRPC_BRIDGE);
             }
+            if (target.advice == WeaveTarget.Advice.REQUEST_SCOPE) {
+                return new RequestScopeAdvice(method, owner, descriptor, frames);
+            }
             return target.advice == WeaveTarget.Advice.SERVLET
                     ? new ServletEntryAdvice(method, owner, descriptor, frames)
                     : new MapperEntryAdvice(method, owner, descriptor, frames);

@@ -57,7 +57,16 @@ enum WeaveTarget {
             Opcodes.ACC_PUBLIC, Opcodes.ACC_STATIC, Advice.GRPC, GrpcDescriptor.START_CALL),
     /** grpc-java: the same for the stub's handler of client-streaming and bidirectional methods. */
     GRPC_STREAMING(types("io/grpc/stub/ServerCalls$StreamingServerCallHandler"), null, names("startCall"),
-            Opcodes.ACC_PUBLIC, Opcodes.ACC_STATIC, Advice.GRPC, GrpcDescriptor.START_CALL);
+            Opcodes.ACC_PUBLIC, Opcodes.ACC_STATIC, Advice.GRPC, GrpcDescriptor.START_CALL),
+    /**
+     * RESTEasy Reactive (Quarkus REST), any version with this class: {@code AbstractResteasyReactiveContext.run()},
+     * which runs a request's handler chain (the resource method included) on the event loop or, after a
+     * hand-off, on a worker thread. Not a check: it makes the request context the thread's current request, so
+     * woven resource methods ({@code jaxrs:} rules) key on the Vert.x request. One named class, like
+     * {@link #WEBFLUX}.
+     */
+    RESTEASY_REACTIVE(types("org/jboss/resteasy/reactive/common/core/AbstractResteasyReactiveContext"), null,
+            names("run"), Opcodes.ACC_PUBLIC, Opcodes.ACC_STATIC, Advice.REQUEST_SCOPE, "()V");
 
     /** The advice a target weaves, as constants (inlined: this class is never loaded). */
     static final class Advice {
@@ -69,6 +78,8 @@ enum WeaveTarget {
         static final int REACTIVE = 2;
         /** {@link ReactiveEntryAdvice} calling {@code GrpcBridge}: (call, headers) methods returning a listener. */
         static final int GRPC = 3;
+        /** {@link RequestScopeAdvice}: no-argument void runners whose receiver is the request. */
+        static final int REQUEST_SCOPE = 4;
     }
 
     /** The gRPC handler's method descriptor (a holder: an enum's constants cannot name its own static fields). */
@@ -81,7 +92,7 @@ enum WeaveTarget {
     static final int SERVLETS = SERVLET_JAVAX.bit | SERVLET_JAKARTA.bit;
     static final int MAPPERS = MAPPER_JAVAX.bit | MAPPER_JAKARTA.bit;
     /** Targets woven in one named class only, found by its name ({@link #exactBits}). */
-    static final int EXACT_CLASSES = WEBFLUX.bit | GRPC_UNARY.bit | GRPC_STREAMING.bit;
+    static final int EXACT_CLASSES = WEBFLUX.bit | GRPC_UNARY.bit | GRPC_STREAMING.bit | RESTEASY_REACTIVE.bit;
 
     /** This target's bit in the masks of targets. */
     final int bit = 1 << ordinal();
@@ -133,7 +144,7 @@ enum WeaveTarget {
                 || !descriptor.startsWith(descriptorStart)) {
             return false;
         }
-        if (advice == Advice.REACTIVE || advice == Advice.GRPC) {
+        if (advice == Advice.REACTIVE || advice == Advice.GRPC || advice == Advice.REQUEST_SCOPE) {
             return descriptor.length() == descriptorStart.length(); // the whole descriptor
         }
         if (advice == Advice.SERVLET) {

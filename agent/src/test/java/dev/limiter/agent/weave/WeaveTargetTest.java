@@ -42,7 +42,10 @@ class WeaveTargetTest {
         assertThat(all).as("cached boxed Integers").isLessThanOrEqualTo(127);
     }
 
-    /** The targets woven in one named class (no API resource, no implementations): ReactiveEntryAdviceTest. */
+    /**
+     * The targets woven in one named class (no API resource, no implementations): ReactiveEntryAdviceTest,
+     * RequestScopeAdviceTest.
+     */
     @Test
     void anExactClassTargetIsFoundByItsNameOnly() {
         String adapter = "org/springframework/web/server/adapter/HttpWebHandlerAdapter";
@@ -51,6 +54,14 @@ class WeaveTargetTest {
         assertThat(WeaveTarget.exactBits(adapter + "Subclass")).isZero();
         assertThat(WeaveTarget.exactBits("javax/servlet/http/HttpServlet")).isZero();
         assertThat(WeaveTarget.WEBFLUX.apiResource).isNull();
+
+        String context = "org/jboss/resteasy/reactive/common/core/AbstractResteasyReactiveContext";
+        assertThat(WeaveTarget.exactBits(context)).isEqualTo(WeaveTarget.RESTEASY_REACTIVE.bit);
+        assertThat(WeaveTarget.exactBitsOfBinaryName(context.replace('/', '.')))
+                .isEqualTo(WeaveTarget.RESTEASY_REACTIVE.bit);
+        assertThat(WeaveTarget.exactBits(
+                "org/jboss/resteasy/reactive/server/vertx/VertxResteasyReactiveRequestContext")).isZero();
+        assertThat(WeaveTarget.RESTEASY_REACTIVE.apiResource).isNull();
     }
 
     /**
@@ -81,7 +92,7 @@ class WeaveTargetTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = WeaveTarget.class, names = {"WEBFLUX", "GRPC_UNARY", "GRPC_STREAMING"},
+    @EnumSource(value = WeaveTarget.class, names = {"WEBFLUX", "GRPC_UNARY", "GRPC_STREAMING", "RESTEASY_REACTIVE"},
             mode = EnumSource.Mode.EXCLUDE)
     void aLoaderThatSeesTheApiSeesTheTarget(WeaveTarget target) throws Exception {
         List<String> typeFiles = new ArrayList<>();
@@ -97,7 +108,7 @@ class WeaveTargetTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = WeaveTarget.class, names = {"WEBFLUX", "GRPC_UNARY", "GRPC_STREAMING"},
+    @EnumSource(value = WeaveTarget.class, names = {"WEBFLUX", "GRPC_UNARY", "GRPC_STREAMING", "RESTEASY_REACTIVE"},
             mode = EnumSource.Mode.EXCLUDE)
     void everyTypeDeclaresAWovenMethodAndAnImplementationOfItIsWoven(WeaveTarget target) throws Exception {
         for (String type : target.types) {

@@ -42,7 +42,9 @@ public enum TestApp {
     /** The same WebFlux application built against Spring Boot 4.0 (Spring 7). */
     SPRING_BOOT4_WEBFLUX("spring-boot4-webflux", "dev.limiter.it.app.webflux.WebfluxApp", Kind.WEBFLUX),
     /** grpc-java 1.85 on grpc-netty-shaded: no servlet API, no HTTP endpoints. */
-    GRPC_NETTY("grpc-netty", "dev.limiter.it.app.grpc.GrpcApp", Kind.GRPC);
+    GRPC_NETTY("grpc-netty", "dev.limiter.it.app.grpc.GrpcApp", Kind.GRPC),
+    /** Quarkus REST (RESTEasy Reactive on Vert.x), JVM mode, as {@code java -jar quarkus-app/quarkus-run.jar}. */
+    QUARKUS_REST("quarkus-rest", "dev.limiter.it.app.quarkus.QuarkusApp", Kind.QUARKUS, Launch.QUARKUS_JAR);
 
     /** What a server serves, and whether a servlet container is in front of it. */
     public enum Kind {
@@ -55,7 +57,9 @@ public enum TestApp {
         /** The WebFlux test application (apps/spring-boot3-webflux) on Reactor Netty. */
         WEBFLUX,
         /** The gRPC test service (apps/grpc-netty). */
-        GRPC
+        GRPC,
+        /** The Quarkus REST test application (apps/quarkus-rest): resources only, no servlet API. */
+        QUARKUS
     }
 
     /** How the JVM is given the application. */
@@ -63,7 +67,12 @@ public enum TestApp {
         /** {@code -cp classes:lib/* <main class>}. */
         CLASS_PATH,
         /** {@code -jar target/*-exec.jar}: the module's Spring Boot repackaged jar (Boot's launcher finds main). */
-        FAT_JAR
+        FAT_JAR,
+        /**
+         * {@code -jar target/quarkus-app/quarkus-run.jar}: the Quarkus Maven plugin's fast-jar (its
+         * {@code RunnerClassLoader} loads the application and its libraries).
+         */
+        QUARKUS_JAR
     }
 
     private final String module;
@@ -106,9 +115,21 @@ public enum TestApp {
      * {@code -cp <classPath()> <mainClass()>}, or {@code -jar <fat jar>}.
      */
     public List<String> launchArguments() {
-        return launch == Launch.FAT_JAR
-                ? List.of("-jar", fatJar().toString())
-                : List.of("-cp", classPath(), mainClass);
+        return switch (launch) {
+            case FAT_JAR -> List.of("-jar", fatJar().toString());
+            case QUARKUS_JAR -> List.of("-jar", quarkusJar().toString());
+            case CLASS_PATH -> List.of("-cp", classPath(), mainClass);
+        };
+    }
+
+    /** The module's {@code target/quarkus-app/quarkus-run.jar}, checked to exist like {@link #classPath()}. */
+    private Path quarkusJar() {
+        Path jar = Locations.apps().resolve(module).resolve("target/quarkus-app/quarkus-run.jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("test app " + module + " is not built (" + jar
+                    + " is missing: quarkus-maven-plugin build at package)");
+        }
+        return jar;
     }
 
     /** The module's one {@code target/*-exec.jar}, checked to exist like {@link #classPath()}. */

@@ -1,0 +1,43 @@
+package dev.limiter.agent.quarkus;
+
+/**
+ * The text of the last peer address a thread keyed on, kept while the same address object keeps coming: Vert.x
+ * keeps one {@code SocketAddress} per connection, but formats its text ({@code hostAddress()}) anew on every call,
+ * which an {@code ip} key on every request would otherwise pay. A thread serving requests of a kept-alive
+ * connection one after another formats it once. Only its own thread touches an instance.
+ */
+final class PeerText {
+
+    /**
+     * Per thread (an event loop or a worker); here, not in {@link RoutedRequestKeys}, so that an application
+     * without an {@code ip} key on Quarkus never loads it (anonymous class: no lambda).
+     */
+    private static final ThreadLocal<PeerText> CURRENT = new ThreadLocal<>() {
+        @Override
+        protected PeerText initialValue() {
+            return new PeerText();
+        }
+    };
+
+    private Object lastAddress;
+    private String lastText;
+
+    /** This thread's instance. */
+    static PeerText current() {
+        return CURRENT.get();
+    }
+
+    /** The text of {@code address} (a Vert.x {@code SocketAddress}), or null for null. */
+    String of(VertxRequestApi api, Object address) throws Throwable {
+        if (address == null) {
+            return null;
+        }
+        if (address == lastAddress) {
+            return lastText;
+        }
+        String text = api.hostAddress(address);
+        lastAddress = address;
+        lastText = text;
+        return text;
+    }
+}
