@@ -46,8 +46,7 @@ final class Gcra {
             boolean tokenBase) {
         long now = config.clock().millis();
         long perMilli = config.unitsPerMilli();
-        long unit = config.unitsPerPermit();
-        long cost = unit * permits;
+        long cost = config.unitsPerPermit() * permits;
         long capacity = config.capacityUnits();
         long offset = tokenBase ? capacity : 0;
         long maxDebt = capacity + ceiling;
@@ -57,8 +56,7 @@ final class Gcra {
             long state = bucket.slot1();
             if (UnitScale.tag(state) != tag) { // another scale, CONVERTING (tag -1) or RETIRED (tag -2)
                 if (state == UnitScale.RETIRED) { // never revived: the caller looks the key up again
-                    Outcome.reject(out, 0, now, 0, config.limit());
-                    return RateLimitStrategy.REJECTED;
+                    return rejected(out, now, 0, 0, perMilli, config);
                 }
                 UnitScale.convert(bucket, config, now, tokenBase);
                 continue;
@@ -80,9 +78,7 @@ final class Gcra {
             long wait = next - capacity;
             if (wait <= reach) {
                 if (bucket.casSlot0(value, effective + cost)) {
-                    Outcome.allow(out, wait < 0 ? UnitScale.permits(-wait, unit) : 0,
-                            now + UnitScale.millisFor(next, perMilli), config.limit());
-                    return wait <= 0 ? 0 : UnitScale.nanosFor(wait, perMilli);
+                    return admitted(out, now, next, wait, perMilli, config);
                 }
             } else {
                 long fresh = config.clock().millis();
@@ -92,12 +88,30 @@ final class Gcra {
                     continue;
                 }
                 if (effective == value || bucket.casSlot0(value, effective)) {
-                    Outcome.reject(out, 0, now + UnitScale.millisFor(debt, perMilli),
-                            UnitScale.millisFor(wait - reach, perMilli), config.limit());
-                    return RateLimitStrategy.REJECTED;
+                    return rejected(out, now, debt, wait - reach, perMilli, config);
                 }
             }
         }
+    }
+
+    /*
+     * The outcomes are methods of their own to keep take() small enough for the JIT to inline it into the
+     * strategies' check and reserve (HotSpot inlines a hot callee of up to 325 bytecodes by default), where
+     * tokenBase and, for a check, reach and ceiling are constants.
+     */
+
+    /** Fills {@code out} for taken permits: the rest now, full after {@code next}; the nanoseconds to wait. */
+    private static long admitted(long[] out, long now, long next, long wait, long perMilli, LimitConfig config) {
+        Outcome.allow(out, wait < 0 ? UnitScale.permits(-wait, config.unitsPerPermit()) : 0,
+                now + UnitScale.millisFor(next, perMilli), config.limit());
+        return wait <= 0 ? 0 : UnitScale.nanosFor(wait, perMilli);
+    }
+
+    /** Fills {@code out} for a rejection: full after {@code debt}, retry after {@code over} more units accrue. */
+    private static long rejected(long[] out, long now, long debt, long over, long perMilli, LimitConfig config) {
+        Outcome.reject(out, 0, now + UnitScale.millisFor(debt, perMilli), UnitScale.millisFor(over, perMilli),
+                config.limit());
+        return RateLimitStrategy.REJECTED;
     }
 
     /** A check: takes {@code permits} if they are here now; see {@link #take}. */
