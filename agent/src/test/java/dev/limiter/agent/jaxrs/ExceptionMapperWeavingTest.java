@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.testing.LogCapture;
+import dev.limiter.agent.testing.MapperOnlyDelegate;
 import dev.limiter.agent.weave.LimiterTransformer;
 import dev.limiter.bootstrap.LimiterBridge;
-import dev.limiter.bootstrap.MethodDelegate;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.reload.RuleSetHolder;
 import jakarta.ws.rs.WebApplicationException;
@@ -70,21 +70,7 @@ class ExceptionMapperWeavingTest {
 
     @BeforeEach
     void installDelegate() {
-        LimiterBridge.installMethods(new MethodDelegate() {
-            @Override
-            public Object onMethodEnter(int site, Object keyArgument, long cost) {
-                return null;
-            }
-
-            @Override
-            public void onMethodExit(int site, Object token) {
-            }
-
-            @Override
-            public Object rejectionResponse(Object exception) {
-                return JaxrsRejection.responseOf(exception);
-            }
-        });
+        LimiterBridge.installMethods(new MapperOnlyDelegate(JaxrsRejection::responseOf));
     }
 
     @AfterEach

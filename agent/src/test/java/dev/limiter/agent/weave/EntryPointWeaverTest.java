@@ -3,9 +3,9 @@ package dev.limiter.agent.weave;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.limiter.agent.testing.MapperOnlyDelegate;
 import dev.limiter.bootstrap.BridgeDelegate;
 import dev.limiter.bootstrap.LimiterBridge;
-import dev.limiter.bootstrap.MethodDelegate;
 import dev.limiter.bootstrap.RequestFrame;
 import jakarta.servlet.ServletException;
 import jakarta.ws.rs.core.Response;
@@ -189,21 +189,7 @@ class EntryPointWeaverTest {
     void aMapperHandsBackTheLimitersResponseForARejectionAndMapsEverythingElse() throws Exception {
         Response ours = Response.status(429).build();
         IllegalStateException rejection = new IllegalStateException("rejected");
-        LimiterBridge.installMethods(new MethodDelegate() {
-            @Override
-            public Object onMethodEnter(int site, Object keyArgument, long cost) {
-                return null;
-            }
-
-            @Override
-            public void onMethodExit(int site, Object token) {
-            }
-
-            @Override
-            public Object rejectionResponse(Object exception) {
-                return exception == rejection ? ours : null;
-            }
-        });
+        LimiterBridge.installMethods(new MapperOnlyDelegate(exception -> exception == rejection ? ours : null));
         @SuppressWarnings("unchecked")
         ExceptionMapper<Throwable> typed = (ExceptionMapper<Throwable>) newInstance(
                 woven(TypedMapper.class, WeaveTarget.MAPPER_JAKARTA.bit));

@@ -8,6 +8,7 @@ import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.method.MethodLimiter;
 import dev.limiter.agent.servlet.ServletKeys;
+import dev.limiter.agent.testing.LogCapture;
 import dev.limiter.api.RateLimitExceededException;
 import dev.limiter.bootstrap.BridgeDelegate;
 import dev.limiter.bootstrap.LimiterBridge;
@@ -29,7 +30,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -183,25 +183,8 @@ class MethodWeavingTest {
     private static RuleSetHolder holder;
     private static Instrumentation inst;
     private static LimiterTransformer transformer;
-    private static final List<LogRecord> LOGGED = new ArrayList<>();
-    /** Held strongly: JUL keeps loggers weakly, and a collected one would come back without the handler. */
-    private static final Logger LIMITER_LOGGER = Logger.getLogger("dev.limiter");
-    private static final Handler CAPTURE = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            synchronized (LOGGED) {
-                LOGGED.add(record);
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    /** Holds the logger strongly: JUL keeps loggers weakly, and a collected one would come back without it. */
+    private static LogCapture logs;
 
     @BeforeAll
     static void weave() throws Exception {
@@ -209,7 +192,7 @@ class MethodWeavingTest {
         Files.writeString(file, RULES);
         holder = RuleSetHolder.open(file, new ManualClock(1_000_000));
         assertThat(holder.lastError()).isNull();
-        LIMITER_LOGGER.addHandler(CAPTURE);
+        logs = LogCapture.on(Logger.getLogger("dev.limiter"));
         ThrottledLog log = new ThrottledLog("dev.limiter.test", 0);
         LimiterBridge.installMethods(new MethodLimiter(holder, log, ServletKeys.INSTANCE));
         inst = ByteBuddyAgent.install();
@@ -222,7 +205,7 @@ class MethodWeavingTest {
     static void unweave() {
         transformer.reset(inst);
         LimiterBridge.installMethods(null);
-        LIMITER_LOGGER.removeHandler(CAPTURE);
+        logs.close();
     }
 
     @Test
@@ -263,15 +246,13 @@ class MethodWeavingTest {
     }
 
     private static List<String> logged() {
-        synchronized (LOGGED) {
-            List<String> messages = new ArrayList<>();
-            for (LogRecord record : LOGGED) {
-                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
-                    messages.add(record.getMessage());
-                }
+        List<String> messages = new ArrayList<>();
+        for (LogRecord record : logs.records) {
+            if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+                messages.add(record.getMessage());
             }
-            return messages;
         }
+        return messages;
     }
 
     @Test

@@ -20,7 +20,8 @@ import dev.limiter.core.RateLimitStrategy;
  * Mathematically this is the same admission as a token bucket of the same capacity and rate; the difference is
  * the state: the TAT is "when the bucket is empty again", so reset and retry-after come straight from it, and
  * the configuration usually differs (a leaky bucket is used with a small capacity to smooth traffic, a token
- * bucket with a large one to allow bursts).
+ * bucket with a large one to allow bursts). {@link #check} and {@link #reserve} run one loop with the token bucket
+ * ({@link Gcra}), which reads its base as this arrival time minus the capacity.
  *
  * <p>Clock steps backwards: a debt larger than the capacity can only come from a step back; it is clamped to
  * "full at now" (and written back on a rejection), so the meter never waits for the old time.
@@ -61,54 +62,7 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
 
     @Override
     public boolean check(Bucket bucket, LimitConfig config, long permits, long[] out) {
-        long now = config.clock().millis();
-        long perMilli = config.unitsPerMilli();
-        long unit = config.unitsPerPermit();
-        long interval = unit * permits;
-        long tolerance = config.capacityUnits();
-        long nowUnits = now * perMilli;
-        int tag = config.scaleTag();
-        for (;;) {
-            long state = bucket.slot1();
-            if (UnitScale.tag(state) != tag) { // another scale, CONVERTING (tag -1) or RETIRED (tag -2)
-                if (state == UnitScale.RETIRED) { // never revived: the caller looks the key up again
-                    return Outcome.reject(out, 0, now, 0, config.limit());
-                }
-                UnitScale.convert(bucket, config, now, false);
-                continue;
-            }
-            long tat = bucket.slot0();
-            if (bucket.slot1() != state) {
-                continue;
-            }
-            long debt = tat - nowUnits;
-            long effective = tat;
-            if (debt < 0) {
-                debt = 0;
-                effective = nowUnits;
-            } else if (debt > tolerance) {
-                debt = tolerance;
-                effective = nowUnits + tolerance;
-            }
-            long next = debt + interval;
-            if (next <= tolerance) {
-                if (bucket.casSlot0(tat, effective + interval)) {
-                    return Outcome.allow(out, UnitScale.permits(tolerance - next, unit),
-                            now + UnitScale.millisFor(next, perMilli), config.limit());
-                }
-            } else {
-                long fresh = config.clock().millis();
-                if (fresh != now) { // debt may have leaked since the clock was read: decide again
-                    now = fresh;
-                    nowUnits = now * perMilli;
-                    continue;
-                }
-                if (effective == tat || bucket.casSlot0(tat, effective)) {
-                    return Outcome.reject(out, 0, now + UnitScale.millisFor(debt, perMilli),
-                            UnitScale.millisFor(next - tolerance, perMilli), config.limit());
-                }
-            }
-        }
+        return Gcra.check(bucket, config, permits, out, false);
     }
 
     /**
@@ -119,60 +73,7 @@ public final class LeakyBucketStrategy implements RateLimitStrategy {
      */
     @Override
     public long reserve(Bucket bucket, LimitConfig config, long permits, long maxWaitNanos, long[] out) {
-        long now = config.clock().millis();
-        long perMilli = config.unitsPerMilli();
-        long unit = config.unitsPerPermit();
-        long interval = unit * permits;
-        long tolerance = config.capacityUnits();
-        long reach = UnitScale.unitsWithin(maxWaitNanos, perMilli);
-        long ceiling = Math.max(reach, UnitScale.unitsWithin(MAX_WAIT_NANOS, perMilli));
-        long nowUnits = now * perMilli;
-        int tag = config.scaleTag();
-        for (;;) {
-            long state = bucket.slot1();
-            if (UnitScale.tag(state) != tag) {
-                if (state == UnitScale.RETIRED) {
-                    Outcome.reject(out, 0, now, 0, config.limit());
-                    return REJECTED;
-                }
-                UnitScale.convert(bucket, config, now, false);
-                continue;
-            }
-            long tat = bucket.slot0();
-            if (bucket.slot1() != state) {
-                continue;
-            }
-            long debt = tat - nowUnits;
-            long effective = tat;
-            if (debt < 0) {
-                debt = 0;
-                effective = nowUnits;
-            } else if (debt > tolerance + ceiling) {
-                debt = tolerance + ceiling;
-                effective = nowUnits + debt;
-            }
-            long next = debt + interval;
-            long wait = next - tolerance; // units until the call conforms; <= 0: it does now
-            if (wait <= reach) {
-                if (bucket.casSlot0(tat, effective + interval)) {
-                    Outcome.allow(out, wait < 0 ? UnitScale.permits(-wait, unit) : 0,
-                            now + UnitScale.millisFor(next, perMilli), config.limit());
-                    return wait <= 0 ? 0 : UnitScale.nanosFor(wait, perMilli);
-                }
-            } else {
-                long fresh = config.clock().millis();
-                if (fresh != now) {
-                    now = fresh;
-                    nowUnits = now * perMilli;
-                    continue;
-                }
-                if (effective == tat || bucket.casSlot0(tat, effective)) {
-                    Outcome.reject(out, 0, now + UnitScale.millisFor(debt, perMilli),
-                            UnitScale.millisFor(wait - reach, perMilli), config.limit());
-                    return REJECTED;
-                }
-            }
-        }
+        return Gcra.reserve(bucket, config, permits, maxWaitNanos, out, false);
     }
 
     @Override

@@ -19,7 +19,9 @@ import dev.limiter.core.RateLimitStrategy;
  *   fill(now)  = min(capacity * c, now * r - B)        (units available)
  *   take       : B' = max(B, now * r - capacity * c) + c   if fill(now) >= c
  * </pre>
- * A bucket that has been idle long enough is simply "full": {@code B} needs no refill writes.
+ * A bucket that has been idle long enough is simply "full": {@code B} needs no refill writes. {@code B} is the
+ * GCRA arrival time minus the capacity, so {@link #check} and {@link #reserve} run the leaky bucket's loop
+ * ({@link Gcra}) on it.
  *
  * <p>Clock steps backwards: {@code B} ahead of now means "empty at now"; a rejection then moves {@code B} back
  * to now, so refill resumes from the new time instead of waiting for the old one (no negative tokens, no stuck
@@ -69,54 +71,7 @@ public final class TokenBucketStrategy implements RateLimitStrategy {
 
     @Override
     public boolean check(Bucket bucket, LimitConfig config, long permits, long[] out) {
-        long now = config.clock().millis();
-        long perMilli = config.unitsPerMilli();
-        long unit = config.unitsPerPermit();
-        long cost = unit * permits;
-        long capacity = config.capacityUnits();
-        long nowUnits = now * perMilli;
-        int tag = config.scaleTag();
-        for (;;) {
-            long state = bucket.slot1();
-            if (UnitScale.tag(state) != tag) { // another scale, CONVERTING (tag -1) or RETIRED (tag -2)
-                if (state == UnitScale.RETIRED) { // never revived: the caller looks the key up again
-                    return Outcome.reject(out, 0, now, 0, config.limit());
-                }
-                UnitScale.convert(bucket, config, now, true);
-                continue;
-            }
-            long base = bucket.slot0();
-            if (bucket.slot1() != state) {
-                continue;
-            }
-            long fill = nowUnits - base;
-            long effective = base;
-            if (fill < 0) {
-                fill = 0;
-                effective = nowUnits;
-            } else if (fill > capacity) {
-                fill = capacity;
-                effective = nowUnits - capacity;
-            }
-            if (fill >= cost) {
-                if (bucket.casSlot0(base, effective + cost)) {
-                    long left = fill - cost;
-                    return Outcome.allow(out, UnitScale.permits(left, unit),
-                            now + UnitScale.millisFor(capacity - left, perMilli), config.limit());
-                }
-            } else {
-                long fresh = config.clock().millis();
-                if (fresh != now) { // refill may have come since the clock was read: decide again
-                    now = fresh;
-                    nowUnits = now * perMilli;
-                    continue;
-                }
-                if (effective == base || bucket.casSlot0(base, effective)) {
-                    return Outcome.reject(out, 0, now + UnitScale.millisFor(capacity - fill, perMilli),
-                            UnitScale.millisFor(cost - fill, perMilli), config.limit());
-                }
-            }
-        }
+        return Gcra.check(bucket, config, permits, out, true);
     }
 
     /**
@@ -127,56 +82,7 @@ public final class TokenBucketStrategy implements RateLimitStrategy {
      */
     @Override
     public long reserve(Bucket bucket, LimitConfig config, long permits, long maxWaitNanos, long[] out) {
-        long now = config.clock().millis();
-        long perMilli = config.unitsPerMilli();
-        long unit = config.unitsPerPermit();
-        long cost = unit * permits;
-        long capacity = config.capacityUnits();
-        long reach = UnitScale.unitsWithin(maxWaitNanos, perMilli);
-        long ceiling = Math.max(reach, UnitScale.unitsWithin(MAX_WAIT_NANOS, perMilli));
-        long nowUnits = now * perMilli;
-        int tag = config.scaleTag();
-        for (;;) {
-            long state = bucket.slot1();
-            if (UnitScale.tag(state) != tag) {
-                if (state == UnitScale.RETIRED) {
-                    Outcome.reject(out, 0, now, 0, config.limit());
-                    return REJECTED;
-                }
-                UnitScale.convert(bucket, config, now, true);
-                continue;
-            }
-            long base = bucket.slot0();
-            if (bucket.slot1() != state) {
-                continue;
-            }
-            long effective = base;
-            if (base - nowUnits > ceiling) {
-                effective = nowUnits + ceiling;
-            } else if (nowUnits - base > capacity) {
-                effective = nowUnits - capacity;
-            }
-            long wait = effective + cost - nowUnits; // units until the permits have accrued; <= 0: they are here
-            if (wait <= reach) {
-                if (bucket.casSlot0(base, effective + cost)) {
-                    Outcome.allow(out, wait < 0 ? UnitScale.permits(-wait, unit) : 0,
-                            now + UnitScale.millisFor(capacity + wait, perMilli), config.limit());
-                    return wait <= 0 ? 0 : UnitScale.nanosFor(wait, perMilli);
-                }
-            } else {
-                long fresh = config.clock().millis();
-                if (fresh != now) {
-                    now = fresh;
-                    nowUnits = now * perMilli;
-                    continue;
-                }
-                if (effective == base || bucket.casSlot0(base, effective)) {
-                    Outcome.reject(out, 0, now + UnitScale.millisFor(capacity + wait - cost, perMilli),
-                            UnitScale.millisFor(wait - reach, perMilli), config.limit());
-                    return REJECTED;
-                }
-            }
-        }
+        return Gcra.reserve(bucket, config, permits, maxWaitNanos, out, true);
     }
 
     @Override

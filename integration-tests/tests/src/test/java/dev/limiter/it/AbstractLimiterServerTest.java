@@ -1,5 +1,6 @@
 package dev.limiter.it;
 
+import static dev.limiter.it.ScenarioContract.assertRateLimitHeaders;
 import static dev.limiter.it.harness.RateLimitHeaders.describe;
 import static dev.limiter.it.harness.RateLimitHeaders.draft;
 import static dev.limiter.it.harness.RateLimitHeaders.number;
@@ -19,11 +20,8 @@ import dev.limiter.it.harness.TestApp;
 import dev.limiter.it.harness.WindowGuard;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -47,8 +45,6 @@ abstract class AbstractLimiterServerTest {
 
     private static final Duration RELOAD_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration POLL = Duration.ofMillis(200);
-    private static final Pattern BODY = Pattern.compile(
-            "\\{\"type\":\"rate-limited\",\"rule\":\"([^\"]+)\",\"retry_after\":(\\d+)}");
     private static final Pattern RUNTIME = Pattern.compile("java=(\\d+) thread=(virtual|platform)");
     private static final int VIRTUAL_THREADS_SINCE = 21;
 
@@ -413,33 +409,10 @@ abstract class AbstractLimiterServerTest {
                 .until(() -> api.status(ScenarioRules.markerPath(version)) != 200);
     }
 
-    /**
-     * Sends {@code parallel} requests to {@code path?gate=NAME} at once: exactly {@code limit} must reach the gate
-     * (admitted, held open) and the rest must be rejected at once; then opens the gate and expects the admitted
-     * ones to finish with 200. Every request either reaches the gate or completes, so the wait ends as soon as
-     * all are accounted for, and one admission too many shows at once.
-     */
+    /** Exactly {@code limit} of {@code parallel} requests held at a gate get in; then all permits come back. */
     private void assertConcurrencyLimit(String path, String rule, String gate, int parallel, int limit) {
-        List<CompletableFuture<HttpResponse<String>>> responses = parallel(parallel, path + "?gate=" + gate);
-        String arrivals = "/app/gate?name=" + gate;
-        try {
-            await(parallel + " requests to " + path + " admitted or rejected").atMost(RELOAD_TIMEOUT)
-                    .pollInterval(POLL)
-                    .until(() -> http.number(arrivals) > limit
-                            || http.number(arrivals) + completed(responses).size() == parallel);
-            assertThat(http.number(arrivals)).as("requests admitted at once, concurrency limit %d", limit)
-                    .isEqualTo(limit);
-            for (HttpResponse<String> rejected : completed(responses)) {
-                assertRejected(rejected, rule, Long.MAX_VALUE);
-            }
-        } finally {
-            http.get("/app/release?name=" + gate);
-        }
-        List<Integer> expected = new ArrayList<>();
-        for (int i = 0; i < parallel; i++) {
-            expected.add(i < limit ? 200 : 429);
-        }
-        assertThat(statuses(responses)).containsExactlyInAnyOrderElementsOf(expected);
+        ScenarioContract.assertConcurrencyLimit(http, path, gate, parallel, limit,
+                rejected -> assertRejected(rejected, rule, Long.MAX_VALUE));
         awaitPermitsReleased(rule, limit);
     }
 
@@ -467,59 +440,10 @@ abstract class AbstractLimiterServerTest {
         }
     }
 
-    private List<CompletableFuture<HttpResponse<String>>> parallel(int n, String path) {
-        List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            responses.add(http.getAsync(path));
-        }
-        return responses;
-    }
-
-    private static List<HttpResponse<String>> completed(List<CompletableFuture<HttpResponse<String>>> responses) {
-        List<HttpResponse<String>> done = new ArrayList<>();
-        for (CompletableFuture<HttpResponse<String>> response : responses) {
-            if (response.isDone()) {
-                done.add(response.join());
-            }
-        }
-        return done;
-    }
-
-    private static List<Integer> statuses(List<CompletableFuture<HttpResponse<String>>> responses) {
-        List<Integer> statuses = new ArrayList<>();
-        for (CompletableFuture<HttpResponse<String>> response : responses) {
-            statuses.add(response.orTimeout(90, TimeUnit.SECONDS).join().statusCode());
-        }
-        return statuses;
-    }
-
-    /** 429, Retry-After in [1, maxRetryAfter], the configured body and content type, the app filter not run. */
+    /** {@link ScenarioContract#assertRejected}, and the application's filter did not run. */
     private static void assertRejected(HttpResponse<String> response, String rule, long maxRetryAfter) {
-        assertThat(response.statusCode()).as(describe(response)).isEqualTo(429);
-        long retryAfter = retryAfter(response);
-        assertThat(retryAfter).as(describe(response)).isBetween(1L, maxRetryAfter);
-        assertThat(response.headers().firstValue("Content-Type")).as(describe(response))
-                .hasValueSatisfying(type -> assertThat(type).startsWith(ScenarioRules.RESPONSE_CONTENT_TYPE));
-        Matcher body = BODY.matcher(response.body());
-        assertThat(body.matches()).as("configured body: %s", describe(response)).isTrue();
-        assertThat(body.group(1)).isEqualTo(rule);
-        assertThat(Long.parseLong(body.group(2))).isBetween(1L, maxRetryAfter);
+        ScenarioContract.assertRejected(response, rule, maxRetryAfter);
         assertThat(response.headers().firstValue("X-App-Filter")).as("app filter ran for a rejected request: %s",
                 describe(response)).isEmpty();
-    }
-
-    /** Draft and legacy headers ({@code headers: both}) describing {@code rule}, read at epoch second {@code now}. */
-    private static void assertRateLimitHeaders(HttpResponse<String> response, String rule, long limit,
-            long windowSeconds, long remaining, long now) {
-        assertThat(policy(response)).as(describe(response))
-                .isEqualTo("\"" + rule + "\";q=" + limit + ";w=" + windowSeconds);
-        Draft draft = draft(response);
-        assertThat(draft.rule()).isEqualTo(rule);
-        assertThat(draft.remaining()).as(describe(response)).isEqualTo(remaining);
-        assertThat(draft.resetSeconds()).as(describe(response)).isBetween(0L, windowSeconds);
-        assertThat(number(response, "X-RateLimit-Limit")).isEqualTo(limit);
-        assertThat(number(response, "X-RateLimit-Remaining")).isEqualTo(remaining);
-        assertThat(number(response, "X-RateLimit-Reset")).as(describe(response))
-                .isBetween(now - 2, now + windowSeconds + 2);
     }
 }

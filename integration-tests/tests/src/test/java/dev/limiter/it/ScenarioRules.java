@@ -8,18 +8,17 @@ package dev.limiter.it;
  * which is how a test knows a reload has happened without sleeping.
  *
  * <p>Windows are one hour (one minute for {@code exact}, which checks {@code w=60}) so nothing resets during a
- * test; {@code WindowGuard} keeps exact-count tests clear of an epoch-aligned window end.
+ * test; {@code WindowGuard} keeps exact-count tests clear of an epoch-aligned window end. The top of the file and
+ * the scenarios the WebFlux tests run too come from {@link ScenarioContract}.
  */
 record ScenarioRules(String trustedProxies, int reloadLimit, int keepLimit, String dryMode) {
-
-    static final String RESPONSE_CONTENT_TYPE = "application/problem+json";
 
     static ScenarioRules initial() {
         return new ScenarioRules("10.0.0.0/8", 2, 1, "dry-run");
     }
 
     static String markerPath(int version) {
-        return "/api/items/rules-v" + version;
+        return ScenarioContract.markerPath(version);
     }
 
     ScenarioRules trusting(String cidr) {
@@ -39,26 +38,9 @@ record ScenarioRules(String trustedProxies, int reloadLimit, int keepLimit, Stri
         return new ScenarioRules(trustedProxies, reloadLimit, keepLimit, mode);
     }
 
+    /** The shared scenarios' rules ({@link ScenarioContract#rules}), then the servlet-only ones. */
     String render(int version) {
-        return """
-                version: 1
-                response:
-                  status: 429
-                  content-type: %s
-                  body: '{"type":"rate-limited","rule":"${rule}","retry_after":${retry_after}}'
-                  headers: both
-                client-ip:
-                  trusted-proxies: [%s]
-                rules:
-                  - id: rules-v%d
-                    match: { http: { path: %s } }
-                    limit: 1
-                    window: 1h
-                  - id: exact
-                    match: { http: { path: /api/items/exact, methods: [GET] } }
-                    limit: 5
-                    window: 1m
-                    strategy: fixed-window
+        return ScenarioContract.rules(version, trustedProxies, dryMode, reloadLimit) + """
                   - id: filter-skip
                     match: { http: { path: /api/items/filter-skip } }
                     limit: 1
@@ -71,25 +53,10 @@ record ScenarioRules(String trustedProxies, int reloadLimit, int keepLimit, Stri
                     match: { http: { paths: [/include, /api/items/inc] } }
                     limit: 3
                     window: 1h
-                  - id: dry
-                    match: { http: { path: /api/items/dry } }
-                    limit: 2
-                    window: 1h
-                    mode: %s
                   - id: reports
                     match: { http: { path: /reports/** } }
                     strategy: concurrency
                     limit: 2
-                  - id: xff-untrusted
-                    match: { http: { path: /api/items/xff-untrusted } }
-                    key: ip
-                    limit: 2
-                    window: 1h
-                  - id: xff-trusted
-                    match: { http: { path: /api/items/xff-trusted } }
-                    key: ip
-                    limit: 2
-                    window: 1h
                   - id: error-once
                     match: { http: { paths: [/boom, /error] } }
                     limit: 3
@@ -102,31 +69,11 @@ record ScenarioRules(String trustedProxies, int reloadLimit, int keepLimit, Stri
                     match: { http: { path: /async/held } }
                     strategy: concurrency
                     limit: 2
-                  - id: by-header
-                    match: { http: { path: /api/items/by-header } }
-                    key: header:X-Api-Key
-                    limit: 1
-                    window: 1h
-                  - id: by-param
-                    match: { http: { path: /api/items/by-param } }
-                    key: param:user
-                    limit: 1
-                    window: 1h
-                  - id: by-path-param
-                    match: { http: { path: '/api/users/{user}' } }
-                    key: path-param:user
-                    limit: 1
-                    window: 1h
-                  - id: reload
-                    match: { http: { path: /api/items/reload } }
-                    limit: %d
-                    window: 1h
                   - id: keep
                     match: { http: { path: /api/items/keep } }
                     limit: %d
                     window: 1h
-                """.formatted(RESPONSE_CONTENT_TYPE, trustedProxies, version, markerPath(version), dryMode,
-                reloadLimit, keepLimit);
+                """.formatted(keepLimit);
     }
 
     /**

@@ -10,39 +10,60 @@ import dev.limiter.it.harness.RulesFile;
 import dev.limiter.it.harness.ServerLogs;
 import dev.limiter.it.harness.TestApp;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 
 /**
- * A Jetty 12 server with the agent in its own JVM, its rules file, and this JVM attached to it over JMX as
- * JConsole would be: what the JMX tests share. Ready once {@code ready} (an MBean the rules register) is.
+ * A test application with the agent in its own JVM (Jetty 12 unless a test names another {@link TestApp}), its
+ * rules file, and this JVM attached to it over JMX as JConsole would be: what the JMX and metrics tests share.
+ * Ready once every {@code ready} MBean (one the rules register) is.
  */
-final class AttachedServer implements AutoCloseable {
+public final class AttachedServer implements AutoCloseable {
 
     private static final Duration JMX_TIMEOUT = Duration.ofSeconds(60);
 
-    final RulesFile rules;
-    final ForkedServer server;
-    final HttpApi http;
-    final AttachedJmx jmx;
-    final MBeanServerConnection mbeans;
+    public final RulesFile rules;
+    public final ForkedServer server;
+    public final HttpApi http;
+    public final AttachedJmx jmx;
+    public final MBeanServerConnection mbeans;
+    private final String marker;
 
-    private AttachedServer(RulesFile rules, ForkedServer server, AttachedJmx jmx) {
+    private AttachedServer(RulesFile rules, ForkedServer server, AttachedJmx jmx, String marker) {
         this.rules = rules;
         this.server = server;
         this.http = server.http();
         this.jmx = jmx;
         this.mbeans = jmx.connection();
+        this.marker = marker;
     }
 
-    static AttachedServer start(ServerLogs servers, String name, String rulesText, ObjectName... ready) {
+    /** Jetty 12 with the agent and nothing else. */
+    public static AttachedServer start(ServerLogs servers, String name, String rulesText, ObjectName... ready) {
+        return start(servers, TestApp.JETTY12_JAKARTA, name, rulesText, List.of(), List.of(), ready);
+    }
+
+    /**
+     * {@code app} with the agent.
+     *
+     * @param name names the server's log ({@code name-server.log})
+     * @param jvmOptions more JVM options, before the agent's (e.g. a second {@code -javaagent})
+     * @param agentOptions the agent's arguments after the rules file (e.g. {@code prometheus=127.0.0.1:0})
+     */
+    public static AttachedServer start(ServerLogs servers, TestApp app, String name, String rulesText,
+            List<String> jvmOptions, List<String> agentOptions, ObjectName... ready) {
         RulesFile rules = RulesFile.create("rules.yml");
         rules.write(rulesText);
         String marker = AttachedJmx.newMarker();
-        ForkedServer server = servers.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, name + "-server", List.of(
-                AttachedJmx.markerOption(marker), "-Dlimiter.jmx.delay=0", Agent.option(rules.path()))));
-        AttachedServer attached = new AttachedServer(rules, server, AttachedJmx.attach(marker));
+        List<String> options = new ArrayList<>();
+        options.add(AttachedJmx.markerOption(marker));
+        options.add("-Dlimiter.jmx.delay=0");
+        options.addAll(jvmOptions);
+        options.add(Agent.option(rules.path(), agentOptions.toArray(String[]::new)));
+        ForkedServer server = servers.track(ForkedServer.start(app, name + "-server", options));
+        AttachedServer attached = new AttachedServer(rules, server, AttachedJmx.attach(marker), marker);
         await("the limiter MBeans are registered").atMost(JMX_TIMEOUT).pollInterval(Duration.ofMillis(100))
                 .until(() -> {
                     for (ObjectName each : ready) {
@@ -55,7 +76,12 @@ final class AttachedServer implements AutoCloseable {
         return attached;
     }
 
-    static ObjectName name(String text) {
+    /** The server's process id (for {@code jcmd}). */
+    public long pid() {
+        return AttachedJmx.pidOf(marker);
+    }
+
+    public static ObjectName name(String text) {
         try {
             return new ObjectName(text);
         } catch (Exception e) {
@@ -63,7 +89,7 @@ final class AttachedServer implements AutoCloseable {
         }
     }
 
-    static ObjectName rule(String id) {
+    public static ObjectName rule(String id) {
         return name("dev.limiter:type=Rule,name=" + id);
     }
 

@@ -1,15 +1,13 @@
 package dev.limiter.it.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import dev.limiter.it.harness.Agent;
-import dev.limiter.it.harness.AttachedJmx;
 import dev.limiter.it.harness.ForkedServer;
 import dev.limiter.it.harness.HttpApi;
 import dev.limiter.it.harness.RulesFile;
 import dev.limiter.it.harness.ServerLogs;
 import dev.limiter.it.harness.TestApp;
+import dev.limiter.it.jmx.AttachedServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,42 +57,33 @@ class Jetty12FlightRecorderTest {
     @TempDir
     Path dir;
 
+    private AttachedServer attached;
     private RulesFile rules;
     private ForkedServer server;
-    private AttachedJmx jmx;
     private long pid;
 
     @BeforeEach
     void start() {
-        rules = RulesFile.create("rules.yml");
-        rules.write(RULES);
-        String marker = AttachedJmx.newMarker();
-        server = servers.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, "Jetty12FlightRecorderTest-server",
-                List.of(AttachedJmx.markerOption(marker), "-Dlimiter.jmx.delay=0",
-                        Agent.option(rules.path(), "prometheus=127.0.0.1:0"))));
-        jmx = AttachedJmx.attach(marker);
-        pid = AttachedJmx.pidOf(marker);
+        attached = AttachedServer.start(servers, TestApp.JETTY12_JAKARTA, "Jetty12FlightRecorderTest", RULES,
+                List.of(), List.of("prometheus=127.0.0.1:0"), AttachedServer.name("dev.limiter:type=Limiter"));
+        rules = attached.rules;
+        server = attached.server;
+        pid = attached.pid();
     }
 
     @AfterEach
     void stop() {
-        if (jmx != null) {
-            jmx.close();
+        if (attached != null) {
+            attached.close();
         }
-        if (server != null) {
-            server.close();
-        }
-        rules.delete();
     }
 
     @Test
     void rejectionsAndReloadsAreRecordedOnlyWhileARecordingAsksForThem() throws Exception {
         assertThat(SETTINGS).as("the shipped settings file").isRegularFile();
         HttpApi http = server.http();
-        MBeanServerConnection mbeans = jmx.connection();
+        MBeanServerConnection mbeans = attached.mbeans;
         ObjectName limiter = new ObjectName("dev.limiter:type=Limiter");
-        await("the limiter MBeans are registered").atMost(Duration.ofSeconds(60))
-                .until(() -> mbeans.isRegistered(limiter));
         for (int i = 0; i < 4; i++) {
             http.status("/api/items/limited", "X-Client", "before"); // 2 rejections nobody records
         }

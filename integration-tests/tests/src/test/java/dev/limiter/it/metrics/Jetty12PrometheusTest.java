@@ -1,15 +1,15 @@
 package dev.limiter.it.metrics;
 
+import static dev.limiter.it.jmx.AttachedServer.name;
+import static dev.limiter.it.jmx.AttachedServer.rule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.limiter.it.harness.Agent;
-import dev.limiter.it.harness.AttachedJmx;
 import dev.limiter.it.harness.ForkedServer;
 import dev.limiter.it.harness.HttpApi;
 import dev.limiter.it.harness.RulesFile;
 import dev.limiter.it.harness.ServerLogs;
-import dev.limiter.it.harness.TestApp;
+import dev.limiter.it.jmx.AttachedServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,49 +64,29 @@ class Jetty12PrometheusTest {
     @TempDir
     Path dir;
 
+    private AttachedServer attached;
     private RulesFile rules;
     private ForkedServer server;
-    private AttachedJmx jmx;
     private MBeanServerConnection mbeans;
     private HttpApi http;
     private MetricsScraper scraper;
 
     @BeforeAll
     void start() {
-        rules = RulesFile.create("rules.yml");
-        rules.write(RULES.formatted("127.0.0.1:0"));
-        String marker = AttachedJmx.newMarker();
-        server = servers.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, "Jetty12PrometheusTest-server",
-                List.of(AttachedJmx.markerOption(marker), "-Dlimiter.jmx.delay=0", Agent.option(rules.path()))));
-        http = server.http();
-        jmx = AttachedJmx.attach(marker);
-        mbeans = jmx.connection();
-        await("the limiter MBeans are registered").atMost(Duration.ofSeconds(60))
-                .until(() -> mbeans.isRegistered(rule("kill")));
+        attached = AttachedServer.start(servers, "Jetty12PrometheusTest", RULES.formatted("127.0.0.1:0"),
+                rule("kill"));
+        rules = attached.rules;
+        server = attached.server;
+        http = attached.http;
+        mbeans = attached.mbeans;
         scraper = MetricsScraper.of(server);
     }
 
     @AfterAll
     void stop() {
-        if (jmx != null) {
-            jmx.close();
+        if (attached != null) {
+            attached.close();
         }
-        if (server != null) {
-            server.close();
-        }
-        rules.delete();
-    }
-
-    private static ObjectName name(String text) {
-        try {
-            return new ObjectName(text);
-        } catch (Exception e) {
-            throw new IllegalArgumentException(text, e);
-        }
-    }
-
-    private static ObjectName rule(String id) {
-        return name("dev.limiter:type=Rule,name=" + id);
     }
 
     private long attr(ObjectName name, String attribute) throws Exception {

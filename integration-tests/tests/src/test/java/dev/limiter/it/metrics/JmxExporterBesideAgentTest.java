@@ -1,16 +1,15 @@
 package dev.limiter.it.metrics;
 
+import static dev.limiter.it.jmx.AttachedServer.name;
+import static dev.limiter.it.jmx.AttachedServer.rule;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import dev.limiter.it.harness.Agent;
-import dev.limiter.it.harness.AttachedJmx;
 import dev.limiter.it.harness.ForkedServer;
 import dev.limiter.it.harness.HttpApi;
 import dev.limiter.it.harness.RateLimitHeaders;
-import dev.limiter.it.harness.RulesFile;
 import dev.limiter.it.harness.ServerLogs;
 import dev.limiter.it.harness.TestApp;
+import dev.limiter.it.jmx.AttachedServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -75,40 +74,29 @@ class JmxExporterBesideAgentTest {
     Path dir;
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-    private RulesFile rules;
+    private AttachedServer attached;
     private ForkedServer server;
-    private AttachedJmx jmx;
     private MBeanServerConnection mbeans;
     private HttpApi http;
     private URI exporter;
 
     @BeforeAll
     void start() {
-        rules = RulesFile.create("rules.yml");
-        rules.write(RULES);
         int port = freePort();
-        String marker = AttachedJmx.newMarker();
-        server = servers.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, "JmxExporterBesideAgentTest-server",
-                List.of(AttachedJmx.markerOption(marker), "-Dlimiter.jmx.delay=0",
-                        "-javaagent:" + exporterJar() + "=127.0.0.1:" + port + ":" + exporterConfig(),
-                        Agent.option(rules.path()))));
-        http = server.http();
-        jmx = AttachedJmx.attach(marker);
-        mbeans = jmx.connection();
-        await("the limiter MBeans are registered").atMost(Duration.ofSeconds(60))
-                .until(() -> mbeans.isRegistered(rule("coexist")));
+        attached = AttachedServer.start(servers, TestApp.JETTY12_JAKARTA, "JmxExporterBesideAgentTest", RULES,
+                List.of("-javaagent:" + exporterJar() + "=127.0.0.1:" + port + ":" + exporterConfig()), List.of(),
+                rule("coexist"));
+        server = attached.server;
+        http = attached.http;
+        mbeans = attached.mbeans;
         exporter = URI.create("http://127.0.0.1:" + port + "/metrics");
     }
 
     @AfterAll
     void stop() {
-        if (jmx != null) {
-            jmx.close();
+        if (attached != null) {
+            attached.close();
         }
-        if (server != null) {
-            server.close();
-        }
-        rules.delete();
     }
 
     /** The jar the build copied ({@code limiter.it.jmx.exporter.jar}, see this module's pom). */
@@ -137,18 +125,6 @@ class JmxExporterBesideAgentTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static ObjectName name(String text) {
-        try {
-            return new ObjectName(text);
-        } catch (Exception e) {
-            throw new IllegalArgumentException(text, e);
-        }
-    }
-
-    private static ObjectName rule(String id) {
-        return name("dev.limiter:type=Rule,name=" + id);
     }
 
     private long attr(ObjectName name, String attribute) throws Exception {

@@ -1,15 +1,13 @@
 package dev.limiter.it.metrics;
 
+import static dev.limiter.it.jmx.AttachedServer.name;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.limiter.it.harness.Agent;
-import dev.limiter.it.harness.AttachedJmx;
 import dev.limiter.it.harness.ForkedServer;
 import dev.limiter.it.harness.HttpApi;
-import dev.limiter.it.harness.RulesFile;
 import dev.limiter.it.harness.ServerLogs;
-import dev.limiter.it.harness.TestApp;
+import dev.limiter.it.jmx.AttachedServer;
 import dev.limiter.it.redis.RedisProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,24 +43,14 @@ class RedisStoreMetricsTest {
     Path dir;
 
     private RedisProcess redis;
-    private RulesFile rules;
+    private AttachedServer attached;
     private ForkedServer server;
-    private AttachedJmx jmx;
     private long pid;
-
-    private static ObjectName name(String text) {
-        try {
-            return new ObjectName(text);
-        } catch (Exception e) {
-            throw new IllegalArgumentException(text, e);
-        }
-    }
 
     @BeforeEach
     void start() {
         redis = RedisProcess.start();
-        rules = RulesFile.create("rules.yml");
-        rules.write("""
+        attached = AttachedServer.start(servers, "RedisStoreMetricsTest", """
                 version: 1
                 reload: { watch: false }
                 metrics: { prometheus: { listen: '127.0.0.1:0' } }
@@ -77,26 +65,19 @@ class RedisStoreMetricsTest {
                     match: { http: { path: /api/items/shared } }
                     limit: 1000
                     window: 1h
-                """.formatted(redis.uri()));
-        String marker = AttachedJmx.newMarker();
-        server = servers.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, "RedisStoreMetricsTest-server",
-                List.of(AttachedJmx.markerOption(marker), "-Dlimiter.jmx.delay=0", Agent.option(rules.path()))));
-        jmx = AttachedJmx.attach(marker);
-        pid = AttachedJmx.pidOf(marker);
+                """.formatted(redis.uri()), STORE);
+        server = attached.server;
+        pid = attached.pid();
     }
 
     @AfterEach
     void stop() throws InterruptedException {
-        if (jmx != null) {
-            jmx.close();
-        }
-        if (server != null) {
-            server.close();
+        if (attached != null) {
+            attached.close();
         }
         if (redis != null) {
             redis.close();
         }
-        rules.delete();
     }
 
     private long attr(MBeanServerConnection mbeans, String attribute) throws Exception {
@@ -105,9 +86,8 @@ class RedisStoreMetricsTest {
 
     @Test
     void storeSeriesEqualTheStoreMBeanAndFailuresAreRecorded() throws Exception {
-        MBeanServerConnection mbeans = jmx.connection();
+        MBeanServerConnection mbeans = attached.mbeans;
         HttpApi http = server.http();
-        await("the store MBean").atMost(Duration.ofSeconds(60)).until(() -> mbeans.isRegistered(STORE));
         MetricsScraper scraper = MetricsScraper.of(server);
         for (int i = 0; i < 20; i++) {
             assertThat(http.status("/api/items/shared")).isEqualTo(200);

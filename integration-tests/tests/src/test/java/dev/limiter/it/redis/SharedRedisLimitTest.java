@@ -1,18 +1,11 @@
 package dev.limiter.it.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import dev.limiter.it.harness.Agent;
-import dev.limiter.it.harness.ForkedServer;
 import dev.limiter.it.harness.HttpApi;
-import dev.limiter.it.harness.RulesFile;
 import dev.limiter.it.harness.ServerLogs;
-import dev.limiter.it.harness.TestApp;
 import dev.limiter.it.harness.WindowGuard;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -50,71 +43,32 @@ class SharedRedisLimitTest {
     @RegisterExtension
     final ServerLogs servers = new ServerLogs();
 
+    private TwoServersOnRedis shared;
     private RedisProcess redis;
-    private RulesFile rules;
-    private ForkedServer one;
-    private ForkedServer two;
-    private final AtomicInteger probes = new AtomicInteger();
 
     @BeforeAll
     void start() {
-        redis = RedisProcess.start();
-        rules = RulesFile.create("rules.yml");
-        rules.write("""
-                version: 1
-                store:
-                  type: redis
-                  uri: %s
-                  timeout: %dms
-                  on-failure: local
-                  key-prefix: "it:"
-                rules:
+        shared = TwoServersOnRedis.start(servers, "SharedRedisLimitTest", TIMEOUT_MILLIS, """
                   - id: shared
                     match: { http: { path: %s } }
                     strategy: fixed-window
                     limit: %d
                     window: 1m
-                  - id: probe
-                    match: { http: { path: "/probe/{item}" } }
-                    key: path-param:item
-                    limit: 1000
-                    window: 1m
-                """.formatted(redis.uri(), TIMEOUT_MILLIS, SHARED, LIMIT));
-        List<String> options = List.of(Agent.option(rules.path()));
-        one = servers.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, "SharedRedisLimitTest-one", options));
-        two = servers.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, "SharedRedisLimitTest-two", options));
-        awaitBothOnRedis();
+                """.formatted(SHARED, LIMIT));
+        redis = shared.redis();
     }
 
     @AfterAll
-    void stop() throws InterruptedException {
-        for (ForkedServer server : new ForkedServer[] {one, two}) {
-            if (server != null) {
-                server.close();
-            }
-        }
-        if (redis != null) {
-            redis.close();
-        }
-        rules.delete();
-    }
-
-    /** Until a fresh probe key sent to each server is found in Redis: both stores talk to Redis. */
-    private void awaitBothOnRedis() {
-        for (ForkedServer server : new ForkedServer[] {one, two}) {
-            await(server.name() + " checks on Redis").atMost(Duration.ofSeconds(60))
-                    .pollInterval(Duration.ofMillis(300)).ignoreExceptions().until(() -> {
-                        String item = "p" + probes.incrementAndGet();
-                        server.http().status("/probe/" + item);
-                        return ":1".equals(redis.command("EXISTS", "it:{probe:" + item + "}"));
-                    });
+    void stop() {
+        if (shared != null) {
+            shared.close();
         }
     }
 
     /** Sends {@code count} requests to each server, alternating; returns {admitted by one, by two}. */
     private int[] burst(int count, boolean timed) {
         int[] admitted = new int[2];
-        HttpApi[] apis = {one.http(), two.http()};
+        HttpApi[] apis = shared.apis();
         long slowest = 0;
         for (int i = 0; i < count; i++) {
             for (int s = 0; s < 2; s++) {
@@ -161,7 +115,7 @@ class SharedRedisLimitTest {
     @Order(3)
     void afterARestartSharedLimitingResumesByItself() throws Exception {
         redis.launch();
-        awaitBothOnRedis();
+        shared.awaitBothOnRedis();
         WindowGuard.awaitRoomInWindow(WINDOW, ROOM);
         int[] admitted = burst(15, false);
 

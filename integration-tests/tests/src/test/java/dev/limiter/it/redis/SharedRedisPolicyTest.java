@@ -1,19 +1,13 @@
 package dev.limiter.it.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import dev.limiter.it.harness.Agent;
-import dev.limiter.it.harness.ForkedServer;
 import dev.limiter.it.harness.HttpApi;
-import dev.limiter.it.harness.RulesFile;
 import dev.limiter.it.harness.ServerLogs;
-import dev.limiter.it.harness.TestApp;
 import dev.limiter.it.harness.WindowGuard;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,25 +28,12 @@ class SharedRedisPolicyTest {
     @RegisterExtension
     final ServerLogs servers = new ServerLogs();
 
+    private TwoServersOnRedis shared;
     private RedisProcess redis;
-    private RulesFile rules;
-    private ForkedServer one;
-    private ForkedServer two;
-    private final AtomicInteger probes = new AtomicInteger();
 
     @BeforeAll
     void start() {
-        redis = RedisProcess.start();
-        rules = RulesFile.create("rules.yml");
-        rules.write("""
-                version: 1
-                store:
-                  type: redis
-                  uri: %s
-                  timeout: 300ms
-                  on-failure: local
-                  key-prefix: "it:"
-                rules:
+        shared = TwoServersOnRedis.start(servers, "SharedRedisPolicyTest", 300, """
                   - id: plans
                     match: { http: { path: /api/items/plans } }
                     key: header:X-Api-Key
@@ -74,42 +55,21 @@ class SharedRedisPolicyTest {
                     limit: 100
                     window: 1h
                     cost: 40
-                  - id: probe
-                    match: { http: { path: "/probe/{item}" } }
-                    key: path-param:item
-                    limit: 1000
-                    window: 1m
-                """.formatted(redis.uri()));
-        List<String> options = List.of(Agent.option(rules.path()));
-        one = servers.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, "SharedRedisPolicyTest-one", options));
-        two = servers.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, "SharedRedisPolicyTest-two", options));
-        for (ForkedServer server : new ForkedServer[] {one, two}) {
-            await(server.name() + " checks on Redis").atMost(Duration.ofSeconds(60))
-                    .pollInterval(Duration.ofMillis(300)).ignoreExceptions().until(() -> {
-                        String item = "p" + probes.incrementAndGet();
-                        server.http().status("/probe/" + item);
-                        return ":1".equals(redis.command("EXISTS", "it:{probe:" + item + "}"));
-                    });
-        }
+                """);
+        redis = shared.redis();
         WindowGuard.awaitRoomInWindow(HOUR, ROOM);
     }
 
     @AfterAll
-    void stop() throws InterruptedException {
-        for (ForkedServer server : new ForkedServer[] {one, two}) {
-            if (server != null) {
-                server.close();
-            }
+    void stop() {
+        if (shared != null) {
+            shared.close();
         }
-        if (redis != null) {
-            redis.close();
-        }
-        rules.delete();
     }
 
     /** {@code count} requests, alternating between the two JVMs; the statuses in order. */
     private List<Integer> alternate(int count, String path, String... headers) {
-        HttpApi[] apis = {one.http(), two.http()};
+        HttpApi[] apis = shared.apis();
         List<Integer> statuses = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             statuses.add(apis[i % 2].status(path, headers));

@@ -1,18 +1,17 @@
 package dev.limiter.it.webflux;
 
+import static dev.limiter.it.ScenarioContract.assertRateLimitHeaders;
+import static dev.limiter.it.ScenarioContract.assertRejected;
 import static dev.limiter.it.harness.RateLimitHeaders.describe;
-import static dev.limiter.it.harness.RateLimitHeaders.draft;
-import static dev.limiter.it.harness.RateLimitHeaders.number;
 import static dev.limiter.it.harness.RateLimitHeaders.policy;
-import static dev.limiter.it.harness.RateLimitHeaders.retryAfter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.limiter.it.ScenarioContract;
 import dev.limiter.it.harness.Agent;
 import dev.limiter.it.harness.AttachedJmx;
 import dev.limiter.it.harness.ForkedServer;
 import dev.limiter.it.harness.HttpApi;
-import dev.limiter.it.harness.RateLimitHeaders.Draft;
 import dev.limiter.it.harness.RulesFile;
 import dev.limiter.it.harness.ServerLogs;
 import dev.limiter.it.harness.TestApp;
@@ -25,12 +24,7 @@ import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterAll;
@@ -52,8 +46,6 @@ abstract class AbstractWebfluxLimiterTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final Duration POLL = Duration.ofMillis(200);
-    private static final Pattern BODY = Pattern.compile(
-            "\\{\"type\":\"rate-limited\",\"rule\":\"([^\"]+)\",\"retry_after\":(\\d+)}");
 
     @RegisterExtension
     final ServerLogs servers = new ServerLogs();
@@ -284,49 +276,15 @@ abstract class AbstractWebfluxLimiterTest {
         int version = rules.nextVersion();
         rules.write(next.render(version));
         await("rules version " + version + " is live").atMost(TIMEOUT).pollInterval(POLL)
-                .until(() -> http.status(WebfluxScenarioRules.markerPath(version)) == 429);
+                .until(() -> http.status(ScenarioContract.markerPath(version)) == 429);
         current = next;
     }
 
     /** {@code parallel} requests held at a gate: exactly {@code limit} reach it, the rest are rejected at once. */
     private void assertConcurrencyLimit(String gate, int parallel, int limit) {
-        List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-        for (int i = 0; i < parallel; i++) {
-            responses.add(http.getAsync("/hold/x?gate=" + gate));
-        }
-        String arrivals = "/app/gate?name=" + gate;
-        try {
-            await(parallel + " held requests admitted or rejected").atMost(TIMEOUT).pollInterval(POLL)
-                    .until(() -> http.number(arrivals) > limit
-                            || http.number(arrivals) + completed(responses).size() == parallel);
-            assertThat(http.number(arrivals)).as("requests admitted at once, concurrency limit %d", limit)
-                    .isEqualTo(limit);
-            for (HttpResponse<String> rejected : completed(responses)) {
-                assertRejected(rejected, "held", Long.MAX_VALUE);
-            }
-        } finally {
-            http.get("/app/release?name=" + gate);
-        }
-        List<Integer> expected = new ArrayList<>();
-        for (int i = 0; i < parallel; i++) {
-            expected.add(i < limit ? 200 : 429);
-        }
-        List<Integer> statuses = new ArrayList<>();
-        for (CompletableFuture<HttpResponse<String>> response : responses) {
-            statuses.add(response.orTimeout(90, TimeUnit.SECONDS).join().statusCode());
-        }
-        assertThat(statuses).containsExactlyInAnyOrderElementsOf(expected);
+        ScenarioContract.assertConcurrencyLimit(http, "/hold/x", gate, parallel, limit,
+                rejected -> assertRejected(rejected, "held", Long.MAX_VALUE));
         awaitPermits("held", limit);
-    }
-
-    private static List<HttpResponse<String>> completed(List<CompletableFuture<HttpResponse<String>>> responses) {
-        List<HttpResponse<String>> done = new ArrayList<>();
-        for (CompletableFuture<HttpResponse<String>> response : responses) {
-            if (response.isDone()) {
-                done.add(response.join());
-            }
-        }
-        return done;
     }
 
     /** A raw HTTP/1.1 GET whose response the caller reads a little of ({@link #readUntil}) and then hangs up. */
@@ -394,33 +352,5 @@ abstract class AbstractWebfluxLimiterTest {
         } catch (MalformedObjectNameException e) {
             throw new IllegalArgumentException(rule, e);
         }
-    }
-
-    /** 429, Retry-After in [1, maxRetryAfter], the configured body and content type: as on servlets. */
-    private static void assertRejected(HttpResponse<String> response, String rule, long maxRetryAfter) {
-        assertThat(response.statusCode()).as(describe(response)).isEqualTo(429);
-        long retryAfter = retryAfter(response);
-        assertThat(retryAfter).as(describe(response)).isBetween(1L, maxRetryAfter);
-        assertThat(response.headers().firstValue("Content-Type")).as(describe(response))
-                .hasValueSatisfying(type -> assertThat(type).startsWith(WebfluxScenarioRules.RESPONSE_CONTENT_TYPE));
-        Matcher body = BODY.matcher(response.body());
-        assertThat(body.matches()).as("configured body: %s", describe(response)).isTrue();
-        assertThat(body.group(1)).isEqualTo(rule);
-        assertThat(Long.parseLong(body.group(2))).isBetween(1L, maxRetryAfter);
-    }
-
-    /** Draft and legacy headers ({@code headers: both}) describing {@code rule}, read at epoch second {@code now}. */
-    private static void assertRateLimitHeaders(HttpResponse<String> response, String rule, long limit,
-            long windowSeconds, long remaining, long now) {
-        assertThat(policy(response)).as(describe(response))
-                .isEqualTo("\"" + rule + "\";q=" + limit + ";w=" + windowSeconds);
-        Draft draft = draft(response);
-        assertThat(draft.rule()).isEqualTo(rule);
-        assertThat(draft.remaining()).as(describe(response)).isEqualTo(remaining);
-        assertThat(draft.resetSeconds()).as(describe(response)).isBetween(0L, windowSeconds);
-        assertThat(number(response, "X-RateLimit-Limit")).isEqualTo(limit);
-        assertThat(number(response, "X-RateLimit-Remaining")).isEqualTo(remaining);
-        assertThat(number(response, "X-RateLimit-Reset")).as(describe(response))
-                .isBetween(now - 2, now + windowSeconds + 2);
     }
 }

@@ -1,22 +1,20 @@
 package dev.limiter.it.webflux;
 
+import dev.limiter.it.ScenarioContract;
+
 /**
  * The rules file one WebFlux server JVM serves all scenarios of {@link AbstractWebfluxLimiterTest} with, in the
  * shape of the servlet matrix's rules: every scenario owns a rule id and a path, the same {@code response:}
  * section (so headers and body can be held to the servlet contract), and each rendered version carries a marker
- * rule ({@code rules-v<N>}, limit 1): its second request is rejected exactly when version N is live.
+ * rule ({@code rules-v<N>}, limit 1): its second request is rejected exactly when version N is live. The top of
+ * the file and the scenarios the servlet matrix runs too come from {@link ScenarioContract}.
  */
 record WebfluxScenarioRules(String trustedProxies, int reloadLimit, String dryMode) {
 
-    static final String RESPONSE_CONTENT_TYPE = "application/problem+json";
     static final int RULE_COUNT = 16;
 
     static WebfluxScenarioRules initial() {
         return new WebfluxScenarioRules("10.0.0.0/8", 2, "dry-run");
-    }
-
-    static String markerPath(int version) {
-        return "/api/items/rules-v" + version;
     }
 
     WebfluxScenarioRules trusting(String cidr) {
@@ -31,59 +29,12 @@ record WebfluxScenarioRules(String trustedProxies, int reloadLimit, String dryMo
         return new WebfluxScenarioRules(trustedProxies, reloadLimit, mode);
     }
 
+    /** The shared scenarios' rules ({@link ScenarioContract#rules}), then the WebFlux-only ones. */
     String render(int version) {
-        return """
-                version: 1
-                response:
-                  status: 429
-                  content-type: %s
-                  body: '{"type":"rate-limited","rule":"${rule}","retry_after":${retry_after}}'
-                  headers: both
-                client-ip:
-                  trusted-proxies: [%s]
-                rules:
-                  - id: rules-v%d
-                    match: { http: { path: %s } }
-                    limit: 1
-                    window: 1h
-                  - id: exact
-                    match: { http: { path: /api/items/exact, methods: [GET] } }
-                    limit: 5
-                    window: 1m
-                    strategy: fixed-window
+        return ScenarioContract.rules(version, trustedProxies, dryMode, reloadLimit) + """
                   - id: counted
                     match: { http: { path: /api/items/counted } }
                     limit: 3
-                    window: 1h
-                  - id: dry
-                    match: { http: { path: /api/items/dry } }
-                    limit: 2
-                    window: 1h
-                    mode: %s
-                  - id: xff-untrusted
-                    match: { http: { path: /api/items/xff-untrusted } }
-                    key: ip
-                    limit: 2
-                    window: 1h
-                  - id: xff-trusted
-                    match: { http: { path: /api/items/xff-trusted } }
-                    key: ip
-                    limit: 2
-                    window: 1h
-                  - id: by-header
-                    match: { http: { path: /api/items/by-header } }
-                    key: header:X-Api-Key
-                    limit: 1
-                    window: 1h
-                  - id: by-param
-                    match: { http: { path: /api/items/by-param } }
-                    key: param:user
-                    limit: 1
-                    window: 1h
-                  - id: by-path-param
-                    match: { http: { path: '/api/users/{user}' } }
-                    key: path-param:user
-                    limit: 1
                     window: 1h
                   - id: global
                     match: { http: { path: /api/hello } }
@@ -113,11 +64,6 @@ record WebfluxScenarioRules(String trustedProxies, int reloadLimit, String dryMo
                     match: { http: { path: /stream/** } }
                     strategy: concurrency
                     limit: 2
-                  - id: reload
-                    match: { http: { path: /api/items/reload } }
-                    limit: %d
-                    window: 1h
-                """.formatted(RESPONSE_CONTENT_TYPE, trustedProxies, version, markerPath(version), dryMode,
-                reloadLimit);
+                """;
     }
 }
