@@ -73,7 +73,9 @@ final class SuperTypes {
     private int ofName(ClassLoader loader, Map<String, Integer> cache, String internalName, int depth) {
         int target = WeaveTarget.bitOf(internalName);
         if (target != 0) {
-            return target;
+            // exact-class targets are woven in their one named class, never in a subclass; masked, the cached bits
+            // stay within the JDK's cached Integers
+            return target & ~WeaveTarget.EXACT_CLASSES;
         }
         if (depth > MAX_DEPTH || isJdk(internalName)) {
             return 0;

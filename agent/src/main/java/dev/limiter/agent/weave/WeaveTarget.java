@@ -11,7 +11,8 @@ import net.bytebuddy.jar.asm.Opcodes;
  *
  * <p>Each target has a bit ({@code 1 << ordinal}), so "which targets does this class implement" and "which APIs
  * does this loader see" are a small {@code int} that is cached per class name and per loader without allocation
- * (boxed values up to 127 are the JDK's cached {@code Integer}s). A loader that cannot see a target's API can
+ * (boxed values up to 127 are the JDK's cached {@code Integer}s; only the servlet and mapper bits are cached, the
+ * exact-class targets are found by name). A loader that cannot see a target's API can
  * hold no implementation of it, so the same bits answer both questions.
  *
  * <p>Why data and not a subclass or lambda per constant: every class the application loads is checked against
