@@ -21,86 +21,38 @@ package dev.limiter.bootstrap;
  */
 public final class GrpcBridge {
 
-    /** One slot per thread: the token of the call between its enter and its return (anonymous class: no lambda). */
-    private static final ThreadLocal<Object[]> HELD = new ThreadLocal<>() {
-        @Override
-        protected Object[] initialValue() {
-            return new Object[1];
-        }
-    };
-
-    private static volatile ReactiveDelegate delegate;
+    private static final DelegatedCalls CALLS = new DelegatedCalls();
 
     private GrpcBridge() {
     }
 
     /** Before the handler: null to start the call, else the listener to return instead (the call is closed). */
     public static Object enter(Object call, Object headers) {
-        ReactiveDelegate current = delegate;
-        if (current == null || !LimiterBridge.isEnabled()) {
-            return null;
-        }
-        try {
-            return current.onExchangeStart(call, headers);
-        } catch (Throwable t) {
-            LimiterBridge.countInternalError();
-            return null;
-        }
+        return CALLS.enter(call, headers);
     }
 
     /** Called by the delegate inside {@link ReactiveDelegate#onExchangeStart}: keep {@code token} for the return. */
     public static void hold(Object token) {
-        HELD.get()[0] = token;
+        CALLS.hold(token);
     }
 
     /** At each return of the handler: {@code listener}, or it wrapped to give back what {@link #enter} held. */
     public static Object exit(Object listener) {
-        Object token = take();
-        if (token == null) {
-            return listener;
-        }
-        ReactiveDelegate current = delegate;
-        try {
-            return current.onExchangeReturn(listener, token);
-        } catch (Throwable t) {
-            LimiterBridge.countInternalError();
-            failed(current, token); // the call runs unwrapped: give the token back now rather than never
-            return listener;
-        }
+        return CALLS.exit(listener);
     }
 
     /** When the handler throws: give back what {@link #enter} held. */
     public static void failed() {
-        Object token = take();
-        if (token != null) {
-            failed(delegate, token);
-        }
-    }
-
-    private static void failed(ReactiveDelegate current, Object token) {
-        try {
-            current.onExchangeFailed(token);
-        } catch (Throwable t) {
-            LimiterBridge.countInternalError();
-        }
-    }
-
-    private static Object take() {
-        Object[] slot = HELD.get();
-        Object token = slot[0];
-        if (token != null) {
-            slot[0] = null;
-        }
-        return token;
+        CALLS.failed();
     }
 
     /** Installs the agent's gRPC delegate (null uninstalls: every call then runs untouched). */
     public static void install(ReactiveDelegate newDelegate) {
-        delegate = newDelegate;
+        CALLS.install(newDelegate);
     }
 
     /** The installed delegate, or null. */
     public static ReactiveDelegate delegate() {
-        return delegate;
+        return CALLS.delegate();
     }
 }

@@ -1,5 +1,6 @@
 package dev.limiter.agent.grpc;
 
+import dev.limiter.agent.decision.AddressText;
 import dev.limiter.agent.decision.Call;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
@@ -19,8 +20,7 @@ final class GrpcCallScratch extends Call {
     private RuleSet lastRules;
     private int lastCount;
 
-    private InetAddress lastPeer;
-    private String lastPeerText;
+    private final AddressText peerText = new AddressText();
 
     final GrpcTrailers trailers = new GrpcTrailers();
 
@@ -55,18 +55,9 @@ final class GrpcCallScratch extends Call {
         return matched;
     }
 
-    /** The text of the peer address, kept while the same address keeps coming ({@code equals} compares bytes). */
+    /** The text of the peer address, kept while the same address keeps coming ({@link AddressText}). */
     String peerText(InetAddress peer) {
-        if (peer == null) {
-            return null;
-        }
-        if (peer.equals(lastPeer)) {
-            return lastPeerText;
-        }
-        String text = peer.getHostAddress();
-        lastPeer = peer;
-        lastPeerText = text;
-        return text;
+        return peerText.of(peer);
     }
 
     void begin(RuleSet rules, GrpcApi api, Object call, Object headers) {

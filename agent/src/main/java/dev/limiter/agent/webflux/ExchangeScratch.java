@@ -1,5 +1,6 @@
 package dev.limiter.agent.webflux;
 
+import dev.limiter.agent.decision.AddressText;
 import dev.limiter.agent.decision.Call;
 import dev.limiter.agent.decision.HttpMatches;
 import dev.limiter.rules.Rule;
@@ -17,8 +18,7 @@ final class ExchangeScratch extends Call {
 
 
     private final HttpMatches matches = new HttpMatches();
-    private InetAddress lastPeer;
-    private String lastPeerText;
+    private final AddressText peerText = new AddressText();
 
     private String lastFullPath;
     private String lastContext;
@@ -66,18 +66,9 @@ final class ExchangeScratch extends Call {
         return cut;
     }
 
-    /** The text of the peer address, kept while the same address keeps coming ({@code equals} compares bytes). */
+    /** The text of the peer address, kept while the same address keeps coming ({@link AddressText}). */
     String peerText(InetAddress peer) {
-        if (peer == null) {
-            return null;
-        }
-        if (peer.equals(lastPeer)) {
-            return lastPeerText;
-        }
-        String text = peer.getHostAddress();
-        lastPeer = peer;
-        lastPeerText = text;
-        return text;
+        return peerText.of(peer);
     }
 
     void begin(RuleSet rules, WebfluxApi api, Object request, String path) {
