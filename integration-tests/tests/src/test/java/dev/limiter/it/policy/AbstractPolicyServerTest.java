@@ -70,6 +70,12 @@ abstract class AbstractPolicyServerTest {
                 match: { http: { path: /api/items/tenant, headers: { X-Tenant: 'acme-*' } } }
                 limit: 1
                 window: 1h
+              - id: staff-exempt
+                match: { http: { path: /api/items/staff } }
+                limit: 1
+                window: 1h
+                unless:
+                  - principal-roles: [ops]
             """;
 
     private static final Duration RELOAD_TIMEOUT = Duration.ofSeconds(30);
@@ -98,7 +104,7 @@ abstract class AbstractPolicyServerTest {
         jmx = AttachedJmx.attach(marker);
         mbeans = jmx.connection();
         await("the rule MBeans are registered").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> mbeans.isRegistered(rule("acme-only")));
+                .until(() -> mbeans.isRegistered(rule("staff-exempt")));
     }
 
     @AfterAll
@@ -120,7 +126,7 @@ abstract class AbstractPolicyServerTest {
         }
     }
 
-    private Object attr(String ruleId, String attribute) throws Exception {
+    Object attr(String ruleId, String attribute) throws Exception {
         return mbeans.getAttribute(rule(ruleId), attribute);
     }
 
@@ -129,7 +135,7 @@ abstract class AbstractPolicyServerTest {
                 new String[] {String.class.getName()});
     }
 
-    private List<Integer> statuses(int requests, String path, String... headers) {
+    List<Integer> statuses(int requests, String path, String... headers) {
         List<Integer> statuses = new ArrayList<>();
         for (int i = 0; i < requests; i++) {
             statuses.add(http.status(path, headers));
