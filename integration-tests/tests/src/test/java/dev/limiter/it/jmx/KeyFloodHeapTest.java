@@ -55,6 +55,10 @@ class KeyFloodHeapTest {
      */
     private static final long SERVER_ALLOWANCE = 2L << 20;
 
+    /**
+     * Token buckets, not the default fixed windows: a fixed window of an hour ends on the hour, and a flood that
+     * runs across it would see each budget twice (3 per hour refills 0.01 of a permit during a flood).
+     */
     private static final String RULES = """
             version: 1
             reload: { watch: false }
@@ -67,12 +71,14 @@ class KeyFloodHeapTest {
                 key: header:X-Api-Key
                 limit: 3
                 window: 1h
+                strategy: token-bucket
                 max-keys: %d
               - id: flood-ipv6
                 match: { http: { path: /api/items/flood-ipv6 } }
                 key: ip
                 limit: 3
                 window: 1h
+                strategy: token-bucket
                 max-keys: %d
             """.formatted(MAX_KEYS, MAX_KEYS);
 
