@@ -144,10 +144,13 @@ public final class LimiterBridge {
         }
     }
 
-    /** Exit of a woven method whose {@link #methodEnter} returned a token (not null, not a Throwable). */
+    /**
+     * Exit of a woven method, with what its {@link #methodEnter} returned: a token (handed to the delegate), or
+     * null (nothing held: nothing to do). Never a Throwable: the woven code throws that before the body.
+     */
     public static void methodExit(int site, Object token) {
         MethodDelegate current = methods;
-        if (current == null) {
+        if (token == null || current == null) {
             return;
         }
         try {

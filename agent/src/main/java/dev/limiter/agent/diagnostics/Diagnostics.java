@@ -52,6 +52,14 @@ public final class Diagnostics {
         }
     }
 
+    /** With {@code limiter.debug}: how many classes the rules name had loaded before the rules, woven now. */
+    public static void wovenLate(int classes) {
+        if (DEBUG) {
+            Logger.getLogger("dev.limiter").log(Level.INFO, "limiter: " + classes + " classes the rules name had"
+                    + " loaded before the rules were parsed; retransformed");
+        }
+    }
+
     /** Number of classes woven so far. */
     public static int wovenClasses() {
         return WOVEN.get();

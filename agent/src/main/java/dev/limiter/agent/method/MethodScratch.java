@@ -37,7 +37,7 @@ final class MethodScratch extends Call {
     /** Set when a condition of this decision asked for the HTTP request and the thread had none. */
     boolean askedWithoutRequest;
 
-    /** {@code cost} is the woven cost argument's value, as passed ({@link CostArgument}). */
+    /** {@code cost} is the woven cost argument's value, as the woven code passed it ({@link SiteToWeave#costIndex}). */
     void begin(WovenSite site, SiteRules rules, Object keyArgument, long cost, RequestKeys requestKeys) {
         this.site = site;
         this.rules = rules;

@@ -154,7 +154,7 @@ final class SitePlanner {
         for (int i = 0; i < count; i++) {
             int index = matched[i].policy().costArgument();
             if (index >= 0 && index < parameters.size()
-                    && CostArgumentMapping.carriesCost(parameters.get(index).getType())) {
+                    && CostParameter.carriesCost(parameters.get(index).getType())) {
                 return index;
             }
         }

@@ -87,7 +87,7 @@ final class SiteRules {
         if (site.costIndex >= 0) {
             return "was woven with " + site.describeCost() + " (another rule's)";
         }
-        return "takes a " + type + " there, not " + CostArgumentMapping.costTypes();
+        return "takes a " + type + " there, not " + CostParameter.costTypes();
     }
 
     private static boolean contains(Rule[] rules, int count, Rule rule) {

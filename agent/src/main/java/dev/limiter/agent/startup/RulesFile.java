@@ -9,8 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
- * The rules file as read once at start-up: its bytes decide whether the parse may wait for a background thread
- * ({@link #mayNameClasses()}), and the same bytes are what the parse reads.
+ * The rules file as read once at start-up: its bytes decide whether the transformer must remember the classes it
+ * passes over until the rules are parsed ({@link #mayNameClasses()}), and the same bytes are what the parse reads.
  *
  * <p>Read through a {@link FileInputStream}, not {@code Files}: its classes are loaded already (System.in), the
  * NIO channel's ~20 would load on the application's main thread. A file that cannot be read, or is larger than a
@@ -59,9 +59,10 @@ final class RulesFile {
     }
 
     /**
-     * True unless the file is known to have no {@code method:} or {@code jaxrs:} rule. Only then may premain
-     * leave the parse to a background thread: what is woven meanwhile (servlets, filters, mappers) needs no
-     * rules, but a class a rule names must be recognised when it loads.
+     * True unless the file is known to have no {@code method:} or {@code jaxrs:} rule. The parse runs on a
+     * background thread either way (servlets, filters and mappers need no rules to be woven); if the rules may name
+     * classes, the transformer remembers the classes it passes over until they are known, to weave those they
+     * name then, and a late attach parses before installing the transformer.
      */
     boolean mayNameClasses() {
         return mayNameClasses;

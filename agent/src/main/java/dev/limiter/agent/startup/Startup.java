@@ -104,11 +104,13 @@ public final class Startup {
             return;
         }
         file = RulesFile.read(args.rules());
-        if (args.strict() || file.mayNameClasses()) {
+        // strict stops the JVM on bad rules before the application starts; a late attach weaves the loaded classes
+        // the rules name at installation. Otherwise the application's start does not wait for the parse.
+        if (args.strict() || (attached && file.mayNameClasses())) {
             RuleSetHolder holder = parse();
             long parsed = System.nanoTime();
             limit(holder, null);
-            weave(holder, true);
+            weave(holder, true, false);
             long woven = System.nanoTime();
             Diagnostics.startupTimes((parsed - started) / 1_000_000, (woven - parsed) / 1_000_000,
                     (woven - started) / 1_000_000);
@@ -118,7 +120,7 @@ public final class Startup {
         PendingServletDelegate gate = new PendingServletDelegate();
         LimiterBridge.install(gate);
         long weaving = System.nanoTime();
-        weave(null, attached);
+        weave(null, attached, file.mayNameClasses());
         long woven = System.nanoTime();
         Diagnostics.startupTimes(-1, (woven - weaving) / 1_000_000, (woven - started) / 1_000_000);
         Thread rules = new Thread(new RulesThread(this, gate), "limiter-rules");
@@ -141,13 +143,16 @@ public final class Startup {
     }
 
     /**
-     * Phase 4: installs the transformer, knowing the rules that name classes if they are parsed already; loaded
-     * classes are examined only if {@code loadedMayMatch} (a late attach, or rules that may name classes).
+     * Phase 4: installs the transformer, knowing the rules that name classes if they are parsed already (else,
+     * if {@code rulesMayNameClasses}, remembering what it passes over until they are); loaded classes are
+     * examined only if {@code loadedMayMatch} (a late attach, or rules parsed already).
      */
-    private void weave(RuleSetHolder holder, boolean loadedMayMatch) {
+    private void weave(RuleSetHolder holder, boolean loadedMayMatch, boolean rulesMayNameClasses) {
         transformer = LimiterTransformer.create(errors, Diagnostics.WOVEN_LISTENER);
         if (holder != null) {
             transformer.rulesLoaded(holder);
+        } else if (rulesMayNameClasses) {
+            transformer.awaitRules();
         }
         transformer.installOn(inst, loadedMayMatch);
     }
@@ -257,13 +262,17 @@ public final class Startup {
                 holder = startup.parse();
                 Diagnostics.rulesLoaded((System.nanoTime() - parse) / 1_000_000);
                 startup.limit(holder, gate);
-                startup.transformer.rulesLoaded(holder);
+                int late = startup.transformer.rulesLoadedLate(holder, startup.inst);
+                Diagnostics.wovenLate(late);
             } catch (Throwable t) {
                 startup.log.log(Level.SEVERE, "limiter: cannot load the rules; the application runs unprotected", t);
                 gate.failed(); // waiting requests go on (unchecked) at once
                 return;
             }
             WeaverWarmUp.run();
+            if (holder.current().maxMethodMatches() > 0) {
+                WeaverWarmUp.methodSites();
+            }
             ServletWarmUp.run(holder.current());
             startup.run(holder);
         }

@@ -7,8 +7,8 @@ import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 
 /**
- * The frame of a void method woven to call the bridge on entry and to call its exit on every way out, with ASM
- * alone ({@link ServletEntryAdvice}, {@link RequestScopeAdvice}):
+ * The frame of a method woven to call the bridge on entry and to call its exit on every way out, with ASM
+ * alone ({@link ServletEntryAdvice}, {@link RequestScopeAdvice}, {@link MethodSiteAdvice}):
  *
  * <pre>
  *   try { enter } catch (Throwable t) { }       // a failing enter runs the body as if nothing was woven
@@ -18,9 +18,9 @@ import net.bytebuddy.jar.asm.Opcodes;
  *
  * The catch-all is appended to the exception table after the method's own entries, so the method's handlers
  * keep precedence; its ranges leave out the exit calls before each return, so a failing exit is never run
- * twice. Only void methods are woven, so a return carries no value and the exit at a return works whatever is
- * on the operand stack. Frames name the arguments only ({@link ArgumentFrame}); none are written for class files
- * older than Java 6, which have none.
+ * twice. The exit call at a return takes its arguments on top of whatever the return leaves on the operand
+ * stack (its value) and leaves the stack as it was. Frames name the arguments only ({@link ArgumentFrame}), plus
+ * what a subclass adds; none are written for class files older than Java 6, which have none.
  */
 abstract class ExitOnEveryPathAdvice extends MethodVisitor {
 
@@ -40,8 +40,14 @@ abstract class ExitOnEveryPathAdvice extends MethodVisitor {
      */
     ExitOnEveryPathAdvice(MethodVisitor target, String owner, String descriptor, boolean frames, String bridge,
             String exitMethod, int enterStack) {
+        this(target, new ArgumentFrame(owner, descriptor, frames), bridge, exitMethod, enterStack);
+    }
+
+    /** @param arguments the frame of the method's receiver and arguments */
+    ExitOnEveryPathAdvice(MethodVisitor target, ArgumentFrame arguments, String bridge, String exitMethod,
+            int enterStack) {
         super(Opcodes.ASM9, target);
-        this.arguments = new ArgumentFrame(owner, descriptor, frames);
+        this.arguments = arguments;
         this.bridge = bridge;
         this.exitMethod = exitMethod;
         this.enterStack = enterStack;
@@ -55,6 +61,31 @@ abstract class ExitOnEveryPathAdvice extends MethodVisitor {
 
     /** Emits code placed after the body and before the catch-all (a skipped body's way out); none by default. */
     void afterBody() {
+    }
+
+    /** Emits what follows a failed enter, once the frame is written: drops the failure from the stack. */
+    void enterFailed() {
+        mv.visitInsn(Opcodes.POP);
+    }
+
+    /** The frame where the body starts: the arguments, and what the enter added. */
+    ArgumentFrame bodyFrame() {
+        return arguments;
+    }
+
+    /** The frame of the catch-all around the body (with the throwable on the stack). */
+    ArgumentFrame handlerFrame() {
+        return arguments;
+    }
+
+    /** Operand stack slots {@link #exit} needs. */
+    int exitStack() {
+        return 0;
+    }
+
+    /** Local slots the advice adds after the method's own. */
+    int addedLocals() {
+        return 0;
     }
 
     @Override
@@ -71,9 +102,9 @@ abstract class ExitOnEveryPathAdvice extends MethodVisitor {
         afterEnter(body);
         mv.visitLabel(enterFailed);
         arguments.visit(mv, THROWABLE);
-        mv.visitInsn(Opcodes.POP);
+        enterFailed();
         mv.visitLabel(body);
-        arguments.visit(mv, null);
+        bodyFrame().visit(mv, null);
         // the body's own first instruction may carry a frame too: two frames cannot share an offset
         mv.visitInsn(Opcodes.NOP);
         covered.add(body);
@@ -81,7 +112,7 @@ abstract class ExitOnEveryPathAdvice extends MethodVisitor {
 
     @Override
     public void visitInsn(int opcode) {
-        if (opcode == Opcodes.RETURN) {
+        if (opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN) {
             Label exitStart = new Label();
             Label exitEnd = new Label();
             mv.visitLabel(exitStart);
@@ -100,18 +131,19 @@ abstract class ExitOnEveryPathAdvice extends MethodVisitor {
         covered.add(bodyEnd);
         afterBody();
         mv.visitLabel(handler);
-        arguments.visit(mv, THROWABLE);
+        handlerFrame().visit(mv, THROWABLE);
         exit();
         mv.visitInsn(Opcodes.ATHROW);
         for (int i = 0; i < covered.size(); i += 2) {
             mv.visitTryCatchBlock(covered.get(i), covered.get(i + 1), handler, null);
         }
-        // the handler needs one stack slot
-        super.visitMaxs(Math.max(maxStack, Math.max(enterStack, 1)), maxLocals);
+        // an exit at a return goes on top of the return value; the handler holds the throwable under it
+        super.visitMaxs(Math.max(maxStack + exitStack(), Math.max(enterStack, 1 + exitStack())),
+                maxLocals + addedLocals());
     }
 
-    /** Emits the exit call. */
-    final void exit() {
+    /** Emits the exit call: the bridge's {@code ()V} exit method unless a subclass passes more. */
+    void exit() {
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, bridge, exitMethod, "()V", false);
     }
 }

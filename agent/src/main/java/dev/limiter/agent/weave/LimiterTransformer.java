@@ -12,19 +12,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * The agent's class file transformer: decides cheaply which classes to weave and hands only those to Byte
- * Buddy ({@link ClassWeaver}).
+ * The agent's class file transformer: decides cheaply which classes to weave, and weaves them with plain ASM.
  *
  * <p>Why not Byte Buddy's {@code AgentBuilder}: building one costs most of the agent's start-up (its
  * transformer's static initialiser generates a class with Byte Buddy, its set-up creates reflective proxies),
  * although our matching needs none of it. Here every class is first rejected by name ({@link IgnoredTypes}),
  * then by what its loader can see ({@link ApiVisibility}), then by the method names in its constant pool
  * ({@link EntryPointNames}), and only then are its class-file header and those of its super types read
- * ({@link SuperTypes}); a class
- * a {@code method:} or {@code jaxrs:} rule names is recognised by name, a class carrying {@code @Limit} by the
- * annotation's descriptor in its constant pool ({@link AnnotationPresence}) and then its class file. Servlets, filters and mappers are woven
- * with plain ASM ({@link EntryPointWeaver}); Byte Buddy's weaving classes load only with the first class a rule
- * names ({@link ClassWeaver}), so a servlet application with HTTP rules never loads them.
+ * ({@link SuperTypes}); a class a {@code method:} or {@code jaxrs:} rule names is recognised by name, a class
+ * carrying {@code @Limit} by the annotation's descriptor in its constant pool ({@link AnnotationPresence}) and
+ * then its class file. Servlets, filters and mappers are woven by {@link EntryPointWeaver}; the classes rules
+ * or annotations name by {@link ClassWeaver}, which reads their types with Byte Buddy's type pool (loaded with
+ * the first such class only) and writes their code with ASM too.
  *
  * <p>Only method bodies change (classes stay retransformable), a failure is logged (throttled) and leaves the
  * class unchanged, and re-entrant calls on one thread (a class loaded while this transformer runs) are passed
@@ -33,6 +32,8 @@ import java.util.function.Consumer;
 public final class LimiterTransformer implements ClassFileTransformer {
 
     private volatile RuleSetHolder namingRules;
+    /** While the rules are parsed after the transformer is installed: what it passed over meanwhile; else null. */
+    private volatile RulesAwait await;
     private final ThrottledLog log;
     private final Consumer<String> onWoven;
     private final int targetMask;
@@ -78,17 +79,54 @@ public final class LimiterTransformer implements ClassFileTransformer {
 
     /**
      * From now on, classes the {@code method:} and {@code jaxrs:} rules of {@code holder} name are woven (read at
-     * each class load, so a retransformation after a reload sees the new rules). Until then none are: the agent
-     * leaves the parse to a background thread only for a file that names no classes. The transformer never
-     * waits for rules.
+     * each class load, so a retransformation after a reload sees the new rules). Until then none are (see
+     * {@link #awaitRules} for the classes that load meanwhile). The transformer never waits for rules.
      */
     public void rulesLoaded(RuleSetHolder holder) {
         namingRules = holder;
     }
 
+    /** The rules that say which classes to weave, or null until they are known. */
+    RuleSetHolder namingRules() {
+        return namingRules;
+    }
+
     /**
-     * Created with the first class a {@code method:} or {@code jaxrs:} rule names: Byte Buddy's weaving classes
-     * load only then. Servlets, filters and mappers are woven with plain ASM ({@link EntryPointWeaver}).
+     * Before {@link #installOn}, for rules that may name classes but are parsed after installation: the classes
+     * passed over until {@link #rulesLoadedLate} are remembered, to be woven then if the rules name them.
+     */
+    public void awaitRules() {
+        await = new RulesAwait(this);
+    }
+
+    /**
+     * {@link #rulesLoaded}, after {@link #awaitRules}: also retransforms the classes that loaded before and that
+     * {@code holder}'s rules name; returns how many. Runs on the agent's thread, never the application's; a
+     * failure is logged, never thrown.
+     */
+    public int rulesLoadedLate(RuleSetHolder holder, Instrumentation inst) {
+        namingRules = holder;
+        RulesAwait passed = await;
+        if (passed == null) {
+            return 0;
+        }
+        Set<String> named = passed.namedBy(holder.current());
+        await = null;
+        try {
+            return named.isEmpty() ? 0 : LoadedClasses.retransform(inst, RulesAwait.loaded(inst, named), log);
+        } catch (Throwable t) {
+            if (t instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            log.warn("limiter: cannot weave the classes " + named + " loaded before the rules; they run unlimited"
+                    + " until a reload re-weaves them", t);
+            return 0;
+        }
+    }
+
+    /**
+     * Created with the first class a {@code method:} or {@code jaxrs:} rule or {@code @Limit} names: Byte Buddy's
+     * type pool loads only then.
      */
     private ClassWeaver weaver() {
         ClassWeaver current = weaver;
@@ -160,6 +198,10 @@ public final class LimiterTransformer implements ClassFileTransformer {
             String binaryName = null;
             boolean named = false;
             RuleSetHolder holder = namingRules;
+            RulesAwait passed = await;
+            if (holder == null && passed != null && passed.awaiting()) {
+                holder = passed.rulesOrRemember(internalName);
+            }
             if (holder != null) {
                 RuleSet current = holder.current();
                 if (current.maxMethodMatches() > 0) {
@@ -186,7 +228,7 @@ public final class LimiterTransformer implements ClassFileTransformer {
                     annotated.add(binaryName);
                 }
                 byte[] woven = named || declared != null
-                        ? weaver().weave(loader, binaryName, classFile, domain, targets,
+                        ? weaver().weave(loader, binaryName, classFile, targets,
                                 holder == null ? RuleSet.empty() : holder.current(), declared)
                         : EntryPointWeaver.weave(classFile, targets);
                 onWoven.accept(binaryName);

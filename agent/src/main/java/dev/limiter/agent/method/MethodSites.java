@@ -1,0 +1,70 @@
+package dev.limiter.agent.method;
+
+import dev.limiter.rules.RuleSet;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import dev.limiter.agent.jaxrs.JaxrsResourceMethods;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.method.ParameterDescription;
+import net.bytebuddy.description.type.TypeDescription;
+
+/**
+ * Decides what the woven code of a class's methods carries: the methods {@link SitePlanner} picks, each
+ * registered as a {@link WovenSite} with its own id, key argument and cost argument.
+ *
+ * <p>The plan is made from the rules in force when the class is (re)transformed, so a retransformation after a
+ * reload picks up the new rules. Every site is registered in {@link WovenSites} before its code can run, and
+ * the class's coverage is recorded for later reloads. The code itself is written by the weaver with ASM.
+ */
+public final class MethodSites {
+
+    private MethodSites() {
+    }
+
+    /**
+     * Registers the site of every method {@code rules} (the rules in force) and the class's {@code @Limit}
+     * annotations ({@code declared}, null if none) plan in {@code type}, and returns what each woven method
+     * carries (empty if none).
+     */
+    public static List<SiteToWeave> register(TypeDescription type, ClassLoader loader, RuleSet rules,
+            LimitDeclarations declared) {
+        List<PlannedSite> plan = SitePlanner.plan(type, rules, declared);
+        Set<String> identities = new HashSet<>();
+        List<SiteToWeave> sites = new ArrayList<>(plan.size());
+        for (PlannedSite planned : plan) {
+            WovenSite site = WovenSites.register(loader, type.getName(), planned);
+            if (planned.kind() == SiteKind.METHOD) {
+                ThrowClassCheck.check(planned, type.getName(), rules, loader);
+                if (planned.annotationId() != null) {
+                    ThrowClassCheck.checkAnnotated(planned, type.getName(), rules, loader);
+                }
+            }
+            sites.add(new SiteToWeave(planned.method().getInternalName(), planned.method().getDescriptor(),
+                    site.id, planned.keyIndex(), planned.costIndex()));
+            identities.add(planned.identity());
+        }
+        WovenSites.woven(loader, type.getName(), identities);
+        return sites;
+    }
+
+    /**
+     * Reads of {@code type} what planning reads (methods, parameters, exceptions, annotations, whether a parameter
+     * can carry a cost, the JAX-RS namespace) and registers nothing: a warm-up that loads Byte Buddy's type
+     * descriptions on the agent's thread. Returns how many elements it read.
+     */
+    public static int exercise(TypeDescription type) {
+        int read = JaxrsResourceMethods.namespaceOf(type) == null ? 0 : 1;
+        for (MethodDescription.InDefinedShape method : type.getDeclaredMethods()) {
+            if (!SitePlanner.weavable(method)) {
+                continue;
+            }
+            read += 1 + method.getDeclaredAnnotations().size() + SitePlanner.exceptionNames(method).length;
+            for (ParameterDescription parameter : method.getParameters()) {
+                read += CostParameter.carriesCost(parameter.getType()) ? 2 : 1;
+            }
+        }
+        return read;
+    }
+}
