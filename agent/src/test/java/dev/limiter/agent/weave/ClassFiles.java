@@ -28,4 +28,23 @@ final class ClassFiles {
     static String internalName(Class<?> type) {
         return type.getName().replace('.', '/');
     }
+
+    /**
+     * Defines {@code classFile} as class {@code name} in a fresh loader that delegates everything else, and
+     * initialises it, so the JVM has verified it.
+     */
+    static Class<?> define(String name, byte[] classFile) throws ClassNotFoundException {
+        ClassLoader loader = new ClassLoader(ClassFiles.class.getClassLoader()) {
+            {
+                defineClass(name, classFile, 0, classFile.length);
+            }
+
+            @Override
+            protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
+                Class<?> defined = findLoadedClass(className);
+                return defined != null ? defined : super.loadClass(className, resolve);
+            }
+        };
+        return Class.forName(name, true, loader);
+    }
 }

@@ -60,30 +60,10 @@ class EntryPointWeaverTest {
         });
     }
 
-    /**
-     * Defines {@code classFile} as class {@code name} in a fresh loader that delegates everything else, and
-     * initialises it, so the JVM has verified it.
-     */
-    private static Class<?> define(String name, byte[] classFile) throws ClassNotFoundException {
-        ClassLoader parent = EntryPointWeaverTest.class.getClassLoader();
-        ClassLoader loader = new ClassLoader(parent) {
-            {
-                defineClass(name, classFile, 0, classFile.length);
-            }
-
-            @Override
-            protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
-                Class<?> defined = findLoadedClass(className);
-                return defined != null ? defined : super.loadClass(className, resolve);
-            }
-        };
-        return Class.forName(name, true, loader);
-    }
-
     private static Class<?> woven(Class<?> type, int targets) throws ClassNotFoundException {
         byte[] classFile = EntryPointWeaver.weave(ClassFiles.of(type), targets);
         assertThat(classFile).as("woven " + type.getName()).isNotNull();
-        return define(type.getName(), classFile);
+        return ClassFiles.define(type.getName(), classFile);
     }
 
     private static Object newInstance(Class<?> type) throws ReflectiveOperationException {
@@ -162,13 +142,13 @@ class EntryPointWeaverTest {
     void aFilterAndAJavaxServletAreWovenInTheirNamespaceOnly() throws Throwable {
         byte[] filter = EntryPointWeaver.weave(ClassFiles.of(JakartaPassFilter.class), WeaveTarget.SERVLET_JAKARTA.bit);
         assertThat(mentions(filter, "servletEnter")).isTrue();
-        define(JakartaPassFilter.class.getName(), filter); // verifies
+        ClassFiles.define(JakartaPassFilter.class.getName(), filter); // verifies
         // a javax servlet offered as jakarta has no jakarta entry point: nothing to change
         assertThat(EntryPointWeaver.weave(ClassFiles.of(JavaxHello.class), WeaveTarget.SERVLET_JAKARTA.bit)).isNull();
         byte[] javax = EntryPointWeaver.weave(ClassFiles.of(javax.servlet.http.HttpServlet.class),
                 WeaveTarget.SERVLET_JAVAX.bit);
         assertThat(mentions(javax, "servletEnter")).isTrue();
-        define(javax.servlet.http.HttpServlet.class.getName(), javax); // verifies
+        ClassFiles.define(javax.servlet.http.HttpServlet.class.getName(), javax); // verifies
         // and jakarta's HttpServlet offered as javax has nothing to weave either
         assertThat(EntryPointWeaver.weave(ClassFiles.of(jakarta.servlet.http.HttpServlet.class),
                 WeaveTarget.SERVLET_JAVAX.bit)).isNull();
@@ -177,7 +157,7 @@ class EntryPointWeaverTest {
     @Test
     void aClassFileWithoutStackMapFramesIsWovenWithoutFrames() throws Throwable {
         recordRequests();
-        Object servlet = newInstance(define("weavingtest.OldServlet",
+        Object servlet = newInstance(ClassFiles.define("weavingtest.OldServlet",
                 EntryPointWeaver.weave(java5Servlet(), WeaveTarget.SERVLET_JAKARTA.bit)));
         FakeHttp http = traced("/old");
         service(servlet, http);

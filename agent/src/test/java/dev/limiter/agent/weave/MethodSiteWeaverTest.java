@@ -81,18 +81,7 @@ class MethodSiteWeaverTest {
     private static Class<?> woven(List<SiteToWeave> sites) throws ClassNotFoundException {
         byte[] classFile = MethodSiteWeaver.weave(ClassFiles.of(TrickyMethods.class), sites);
         assertThat(classFile).isNotNull();
-        ClassLoader loader = new ClassLoader(MethodSiteWeaverTest.class.getClassLoader()) {
-            {
-                defineClass(TRICKY, classFile, 0, classFile.length);
-            }
-
-            @Override
-            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-                Class<?> defined = findLoadedClass(name);
-                return defined != null ? defined : super.loadClass(name, resolve);
-            }
-        };
-        return Class.forName(TRICKY, true, loader);
+        return ClassFiles.define(TRICKY, classFile);
     }
 
     private static Object call(Object target, String name, Object... args) throws Throwable {
