@@ -19,7 +19,7 @@ import java.util.List;
  * {@code getRemoteAddr()}, so the {@code client-ip} trusted-proxy rules apply as on every other server. A context of another class (RESTEasy Reactive on another server) is not
  * {@link #supported}.
  */
-final class VertxRequestApi {
+final class VertxRequestApi implements AddressFormat {
 
     static final String CONTEXT = "org.jboss.resteasy.reactive.server.vertx.VertxResteasyReactiveRequestContext";
 
@@ -151,7 +151,8 @@ final class VertxRequestApi {
     }
 
     /** The text of {@code address} ({@code SocketAddress.hostAddress()}: a new string each call), or null. */
-    String hostAddress(Object address) throws Throwable {
+    @Override
+    public String hostAddress(Object address) throws Throwable {
         return (String) hostAddress.invokeExact(address);
     }
 }
