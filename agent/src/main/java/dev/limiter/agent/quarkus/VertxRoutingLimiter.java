@@ -72,7 +72,7 @@ public final class VertxRoutingLimiter implements RoutingDelegate {
         int count;
         try {
             request = api.request(context);
-            path = RoutedPaths.withoutMatrixParameters(api.normalizedPath(context));
+            path = RoutedPaths.ruleView(api.normalizedPath(context));
             count = scratch.match(rules, api.method(request), path);
         } catch (Throwable t) {
             LimiterBridge.countInternalError();
