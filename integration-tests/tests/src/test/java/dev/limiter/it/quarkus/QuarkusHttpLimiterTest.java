@@ -17,6 +17,7 @@ import dev.limiter.it.harness.ServerLogs;
 import dev.limiter.it.harness.TestApp;
 import dev.limiter.it.harness.WindowGuard;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpResponse;
@@ -24,6 +25,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterAll;
@@ -197,6 +200,45 @@ class QuarkusHttpLimiterTest {
     }
 
     @Test
+    void spellingsOfALimitedPathAreCountedAsThatPathOrNeverReachItsHandler() {
+        HttpResponse<String> first = http.get("/api/items/secret");
+        assertThat(first.body()).as(describe(first)).isEqualTo("item secret");
+        List<String> spellings = List.of("/api/items/secret", "/api/items/secret/", "/api/./items/./secret",
+                "/api/items/x/../secret", "/x/../api/items/secret", "/api/items/x/%2e%2e/secret",
+                "/api/items/%73ecret", "/%61pi/items/secret", "/api;x=y/items/secret", "/api/items;x=y/secret",
+                "/api/items/secret;jsessionid=1", "/api/items/secret;", "//api/items/secret", "/api//items//secret");
+        for (String spelling : spellings) {
+            HttpResponse<String> response = http.get(spelling);
+            // the budget is spent: Vert.x Web or RESTEasy Reactive may refuse a spelling (400, 404), but none may
+            // reach the handler, and one that would is the rule's 429
+            assertThat(response.body()).as(spelling + ": " + describe(response)).isNotEqualTo("item secret");
+            assertThat(response.statusCode()).as(spelling + ": " + describe(response)).isIn(400, 404, 429);
+            if (response.statusCode() == 429) {
+                assertRejected(response, "secret", 3600);
+            }
+        }
+        assertThat(attribute("secret", "Allowed")).isEqualTo(1);
+    }
+
+    @Test
+    void aRejectedRequestWithAnUnreadBodyLeavesItsKeptAliveConnectionUsable() throws Exception {
+        assertThat(http.status("/api/items/posted")).isEqualTo(200);
+        try (Socket client = new Socket("127.0.0.1", server.port())) {
+            client.setSoTimeout(20_000);
+            String body = "x".repeat(20_000);
+            OutputStream out = client.getOutputStream();
+            out.write(("POST /api/items/posted HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+                    + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String rejected = readResponse(client);
+            assertThat(rejected).startsWith("HTTP/1.1 429").contains("\"rule\":\"posted\"");
+            out.write("GET /app/handled HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertThat(readResponse(client)).as("the next request on the same connection").startsWith("HTTP/1.1 200");
+        }
+    }
+
+    @Test
     void principalIsAMissingKeySoOnErrorDecides() {
         // no user is authenticated before routing: on-error reject fails closed, the default allow opens
         assertRejected(http.get("/api/items/principal"), "by-principal", 1);
@@ -320,6 +362,23 @@ class QuarkusHttpLimiterTest {
         out.write(("GET " + pathAndQuery + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         out.flush();
         return socket;
+    }
+
+    /** One HTTP/1.1 response with a {@code Content-Length} body, read from {@code socket}: head and body. */
+    private static String readResponse(Socket socket) throws IOException {
+        InputStream in = socket.getInputStream();
+        StringBuilder head = new StringBuilder();
+        while (head.indexOf("\r\n\r\n") < 0) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("connection closed after: " + head);
+            }
+            head.append((char) b);
+        }
+        Matcher length = Pattern.compile("(?i)content-length:\\s*(\\d+)").matcher(head);
+        assertThat(length.find()).as("Content-Length in %s", head).isTrue();
+        byte[] body = in.readNBytes(Integer.parseInt(length.group(1)));
+        return head + new String(body, StandardCharsets.UTF_8);
     }
 
     private void awaitPermits(String rule, long limit) {

@@ -6,11 +6,11 @@ import dev.limiter.it.ScenarioContract;
  * The rules file one Quarkus server JVM serves all scenarios of {@link QuarkusHttpLimiterTest} with: the shared
  * {@code http:} scenarios of the servlet and WebFlux matrices ({@link ScenarioContract#rules}, with its marker rule
  * per version), then the Vert.x ones: the same extra scenarios as WebFlux, an {@code on-limit: wait} rule (never
- * parks the event loop), and one path under both an {@code http:} and a {@code jaxrs:} rule.
+ * parks the event loop), a path for spellings of it, and one path under both an {@code http:} and a {@code jaxrs:} rule.
  */
 record QuarkusHttpScenarioRules(String trustedProxies, int reloadLimit, String dryMode) {
 
-    static final int RULE_COUNT = 18;
+    static final int RULE_COUNT = 20;
 
     static QuarkusHttpScenarioRules initial() {
         return new QuarkusHttpScenarioRules("10.0.0.0/8", 2, "dry-run");
@@ -66,6 +66,14 @@ record QuarkusHttpScenarioRules(String trustedProxies, int reloadLimit, String d
                     on-limit: wait
                     max-wait: 30s
                     max-waiters: 10
+                  - id: secret
+                    match: { http: { path: /api/items/secret } }
+                    limit: 1
+                    window: 1h
+                  - id: posted
+                    match: { http: { path: /api/items/posted } }
+                    limit: 1
+                    window: 1h
                   - id: both-http
                     match: { http: { path: /api/both } }
                     limit: 3
