@@ -10,7 +10,7 @@ final class PeerText {
 
     /**
      * Per thread (an event loop or a worker), shared by the {@code jaxrs:} keys ({@link RoutedRequestKeys}) and the
-     * {@code http:} keys ({@link RoutingKeys}): both read the same connection's address. Here, so that an
+     * {@code http:} keys ({@link RoutingKeys}), through {@link ClientAddress}. Here, so that an
      * application without an {@code ip} key on Quarkus never loads it (anonymous class: no lambda).
      */
     private static final ThreadLocal<PeerText> CURRENT = new ThreadLocal<>() {
@@ -29,14 +29,14 @@ final class PeerText {
     }
 
     /** The text of {@code address} (a Vert.x {@code SocketAddress}), or null for null. */
-    String of(AddressFormat format, Object address) throws Throwable {
+    String of(PeerSource source, Object address) throws Throwable {
         if (address == null) {
             return null;
         }
         if (address == lastAddress) {
             return lastText;
         }
-        String text = format.hostAddress(address);
+        String text = source.hostAddress(address);
         lastAddress = address;
         lastText = text;
         return text;

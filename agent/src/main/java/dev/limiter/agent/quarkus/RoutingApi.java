@@ -27,7 +27,7 @@ import java.util.function.BiConsumer;
  * <p>An application whose Vert.x lacks one of these methods is left alone: {@link #supported} is false, and the
  * reason is logged (throttled) by the caller.
  */
-final class RoutingApi implements AddressFormat {
+final class RoutingApi implements PeerSource {
 
     private static final ClassValue<RoutingApi> BY_CONTEXT_CLASS = new ClassValue<>() {
         @Override
@@ -187,22 +187,9 @@ final class RoutingApi implements AddressFormat {
     }
 
     /** Every line of header {@code name} joined with {@code ,} (what the trusted-proxy rules read), or null. */
-    String headerLines(Object request, String name) throws Throwable {
-        List<?> lines = (List<?>) headerAll.invokeExact(request, name);
-        if (lines == null || lines.isEmpty()) {
-            return null;
-        }
-        if (lines.size() == 1) {
-            return String.valueOf(lines.get(0));
-        }
-        StringBuilder joined = new StringBuilder();
-        for (Object line : lines) {
-            if (joined.length() > 0) {
-                joined.append(',');
-            }
-            joined.append(line);
-        }
-        return joined.toString();
+    @Override
+    public String headerLines(Object request, String name) throws Throwable {
+        return HeaderLines.joined((List<?>) headerAll.invokeExact(request, name));
     }
 
     /** The query parameter {@code name} (decoded; the body is never read), or null. */
@@ -211,7 +198,8 @@ final class RoutingApi implements AddressFormat {
     }
 
     /** The connection's peer address ({@code SocketAddress}, one per connection), or null. */
-    Object peer(Object request) throws Throwable {
+    @Override
+    public Object peer(Object request) throws Throwable {
         return (Object) peer.invokeExact(request);
     }
 

@@ -2,7 +2,6 @@ package dev.limiter.agent.quarkus;
 
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.key.ClientIpResolver;
 import dev.limiter.rules.key.KeySpec;
 
 /**
@@ -28,7 +27,7 @@ final class RoutingKeys {
         KeySpec spec = rule.key();
         String value = switch (spec.kind()) {
             case GLOBAL, ARG, METADATA -> MISSING; // arg: method rules, metadata: gRPC rules (KeySection)
-            case IP -> rules.clientIp().key(clientAddress(rules.clientIp(), api, request));
+            case IP -> rules.clientIp().key(ClientAddress.of(rules.clientIp(), api, request));
             case HEADER -> api.header(request, spec.name());
             case PARAM -> api.queryParam(request, spec.name());
             case PRINCIPAL -> null;
@@ -47,13 +46,4 @@ final class RoutingKeys {
                 + " its on-error decides";
     }
 
-    /** The peer address unless the peer is a trusted proxy, as for servlets ({@link ClientIpResolver}). */
-    static String clientAddress(ClientIpResolver resolver, RoutingApi api, Object request) throws Throwable {
-        String peer = PeerText.current().of(api, api.peer(request));
-        if (peer == null || !resolver.isTrusted(peer)) {
-            return peer;
-        }
-        return resolver.resolve(peer, api.headerLines(request, "X-Forwarded-For"),
-                api.headerLines(request, "Forwarded"));
-    }
 }

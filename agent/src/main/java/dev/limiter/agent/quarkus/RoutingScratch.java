@@ -63,7 +63,7 @@ final class RoutingScratch extends Call {
     /** A condition's client address, after the trusted proxies. */
     @Override
     public String clientAddress() throws Throwable {
-        return RoutingKeys.clientAddress(rules.clientIp(), api, request);
+        return ClientAddress.of(rules.clientIp(), api, request);
     }
 
     // isUserInRole stays false: no user is authenticated before routing (docs/rules.md)
