@@ -9,8 +9,9 @@ package dev.limiter.agent.quarkus;
 final class PeerText {
 
     /**
-     * Per thread (an event loop or a worker); here, not in {@link RoutedRequestKeys}, so that an application
-     * without an {@code ip} key on Quarkus never loads it (anonymous class: no lambda).
+     * Per thread (an event loop or a worker), shared by the {@code jaxrs:} keys ({@link RoutedRequestKeys}) and the
+     * {@code http:} keys ({@link RoutingKeys}), through {@link ClientAddress}. Here, so that an
+     * application without an {@code ip} key on Quarkus never loads it (anonymous class: no lambda).
      */
     private static final ThreadLocal<PeerText> CURRENT = new ThreadLocal<>() {
         @Override
@@ -28,14 +29,14 @@ final class PeerText {
     }
 
     /** The text of {@code address} (a Vert.x {@code SocketAddress}), or null for null. */
-    String of(VertxRequestApi api, Object address) throws Throwable {
+    String of(PeerSource source, Object address) throws Throwable {
         if (address == null) {
             return null;
         }
         if (address == lastAddress) {
             return lastText;
         }
-        String text = api.hostAddress(address);
+        String text = source.hostAddress(address);
         lastAddress = address;
         lastText = text;
         return text;

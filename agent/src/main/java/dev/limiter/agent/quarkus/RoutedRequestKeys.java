@@ -4,7 +4,6 @@ import dev.limiter.agent.decision.RequestKeys;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.key.ClientIpResolver;
 import dev.limiter.rules.key.KeySpec;
 
 /**
@@ -46,7 +45,7 @@ public final class RoutedRequestKeys implements RequestKeys {
         KeySpec spec = rule.key();
         String value = switch (spec.kind()) {
             case GLOBAL, ARG, METADATA -> MISSING;
-            case IP -> rules.clientIp().key(clientAddress(rules.clientIp(), api, request));
+            case IP -> rules.clientIp().key(ClientAddress.of(rules.clientIp(), api, request));
             case HEADER -> api.header(request, spec.name());
             case PARAM -> api.queryParam(request, spec.name());
             case PRINCIPAL -> null;
@@ -68,7 +67,8 @@ public final class RoutedRequestKeys implements RequestKeys {
     @Override
     public String clientAddress(RuleSet rules, Object request) throws Throwable {
         VertxRequestApi api = VertxRequestApi.of(request);
-        return api.supported ? clientAddress(rules.clientIp(), api, request) : servlet.clientAddress(rules, request);
+        return api.supported ? ClientAddress.of(rules.clientIp(), api, request)
+                : servlet.clientAddress(rules, request);
     }
 
     @Override
@@ -77,14 +77,4 @@ public final class RoutedRequestKeys implements RequestKeys {
         return !api.supported && servlet.isUserInRole(request, role);
     }
 
-    /** The peer address unless the peer is a trusted proxy, as for servlets ({@link ClientIpResolver}). */
-    private static String clientAddress(ClientIpResolver resolver, VertxRequestApi api, Object request)
-            throws Throwable {
-        String peer = PeerText.current().of(api, api.peer(request));
-        if (peer == null || !resolver.isTrusted(peer)) {
-            return peer;
-        }
-        return resolver.resolve(peer, api.headerLines(request, "X-Forwarded-For"),
-                api.headerLines(request, "Forwarded"));
-    }
 }

@@ -19,7 +19,7 @@ import java.util.List;
  * {@code getRemoteAddr()}, so the {@code client-ip} trusted-proxy rules apply as on every other server. A context of another class (RESTEasy Reactive on another server) is not
  * {@link #supported}.
  */
-final class VertxRequestApi {
+final class VertxRequestApi implements PeerSource {
 
     static final String CONTEXT = "org.jboss.resteasy.reactive.server.vertx.VertxResteasyReactiveRequestContext";
 
@@ -113,22 +113,9 @@ final class VertxRequestApi {
     }
 
     /** Every line of header {@code name} joined with {@code ,} (what the trusted-proxy rules read), or null. */
-    String headerLines(Object context, String name) throws Throwable {
-        List<?> lines = (List<?>) headerLines.invokeExact(context, name);
-        if (lines == null || lines.isEmpty()) {
-            return null;
-        }
-        if (lines.size() == 1) {
-            return String.valueOf(lines.get(0));
-        }
-        StringBuilder joined = new StringBuilder();
-        for (Object line : lines) {
-            if (joined.length() > 0) {
-                joined.append(',');
-            }
-            joined.append(line);
-        }
-        return joined.toString();
+    @Override
+    public String headerLines(Object context, String name) throws Throwable {
+        return HeaderLines.joined((List<?>) headerLines.invokeExact(context, name));
     }
 
     /** The query parameter {@code name} (decoded; the body is never read), or null. */
@@ -146,12 +133,14 @@ final class VertxRequestApi {
      * connection has none. Vert.x keeps one per connection; its text ({@link #hostAddress}) is formatted anew on
      * every call, so the caller keeps that per address ({@link PeerText}).
      */
-    Object peer(Object context) throws Throwable {
+    @Override
+    public Object peer(Object context) throws Throwable {
         return (Object) remoteAddress.invokeExact(context);
     }
 
     /** The text of {@code address} ({@code SocketAddress.hostAddress()}: a new string each call), or null. */
-    String hostAddress(Object address) throws Throwable {
+    @Override
+    public String hostAddress(Object address) throws Throwable {
         return (String) hostAddress.invokeExact(address);
     }
 }

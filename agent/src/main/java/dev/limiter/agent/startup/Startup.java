@@ -10,6 +10,7 @@ import dev.limiter.agent.jmx.JmxStarter;
 import dev.limiter.agent.jmx.StoreJmx;
 import dev.limiter.agent.method.MethodLimiter;
 import dev.limiter.agent.quarkus.RoutedRequestKeys;
+import dev.limiter.agent.quarkus.VertxRoutingLimiter;
 import dev.limiter.agent.metrics.MetricsStarter;
 import dev.limiter.agent.servlet.ServletKeys;
 import dev.limiter.agent.servlet.ServletLimiter;
@@ -216,6 +217,7 @@ public final class Startup {
                 new MethodLimiter(holder, errors, new RoutedRequestKeys(ServletKeys.INSTANCE, errors)));
         WebfluxLimiter.install(holder, errors);
         GrpcLimiter.install(holder, errors);
+        VertxRoutingLimiter.install(holder, errors);
         FirstRequestDelegate servlets = new FirstRequestDelegate(new ServletLimiter(holder, errors));
         if (gate == null) {
             LimiterBridge.install(servlets);

@@ -76,6 +76,9 @@ final class EntryPointWeaver {
             if (target.advice == WeaveTarget.Advice.GRPC) {
                 return new ReactiveEntryAdvice(method, owner, descriptor, frames, ReactiveEntryAdvice.GRPC_BRIDGE);
             }
+            if (target.advice == WeaveTarget.Advice.ROUTING) {
+                return new RoutingEntryAdvice(method, owner, descriptor, frames);
+            }
             if (target.advice == WeaveTarget.Advice.REQUEST_SCOPE) {
                 return new RequestScopeAdvice(method, owner, descriptor, frames);
             }

@@ -67,7 +67,15 @@ enum WeaveTarget {
      * {@link #WEBFLUX}.
      */
     RESTEASY_REACTIVE(types("org/jboss/resteasy/reactive/common/core/AbstractResteasyReactiveContext"), null,
-            names("run"), Opcodes.ACC_PUBLIC, Opcodes.ACC_STATIC, Advice.REQUEST_SCOPE, "()V");
+            names("run"), Opcodes.ACC_PUBLIC, Opcodes.ACC_STATIC, Advice.REQUEST_SCOPE, "()V"),
+    /**
+     * Vert.x Web 4.5 (Quarkus, any Vert.x Web application): {@code RoutingContextImpl.route()} (package-private),
+     * which {@code RouterImpl.handle(HttpServerRequest)} calls once per request on the root router's new context,
+     * before any route handler; a mounted sub-router gets a wrapper context, not this call ({@code http:} rules,
+     * docs/agent.md "Quarkus and Vert.x"). One named class, like {@link #WEBFLUX}.
+     */
+    VERTX_WEB(types("io/vertx/ext/web/impl/RoutingContextImpl"), null, names("route"), 0, Opcodes.ACC_STATIC,
+            Advice.ROUTING, "()V");
 
     /** The advice a target weaves, as constants (inlined: this class is never loaded). */
     static final class Advice {
@@ -81,6 +89,8 @@ enum WeaveTarget {
         static final int GRPC = 3;
         /** {@link RequestScopeAdvice}: no-argument void runners whose receiver is the request. */
         static final int REQUEST_SCOPE = 4;
+        /** {@link RoutingEntryAdvice}: a no-argument void method whose receiver is the routing context. */
+        static final int ROUTING = 5;
     }
 
     /** The gRPC handler's method descriptor (a holder: an enum's constants cannot name its own static fields). */
@@ -93,7 +103,8 @@ enum WeaveTarget {
     static final int SERVLETS = SERVLET_JAVAX.bit | SERVLET_JAKARTA.bit;
     static final int MAPPERS = MAPPER_JAVAX.bit | MAPPER_JAKARTA.bit;
     /** Targets woven in one named class only, found by its name ({@link #exactBits}). */
-    static final int EXACT_CLASSES = WEBFLUX.bit | GRPC_UNARY.bit | GRPC_STREAMING.bit | RESTEASY_REACTIVE.bit;
+    static final int EXACT_CLASSES = WEBFLUX.bit | GRPC_UNARY.bit | GRPC_STREAMING.bit | RESTEASY_REACTIVE.bit
+            | VERTX_WEB.bit;
 
     /** This target's bit in the masks of targets. */
     final int bit = 1 << ordinal();
@@ -145,7 +156,8 @@ enum WeaveTarget {
                 || !descriptor.startsWith(descriptorStart)) {
             return false;
         }
-        if (advice == Advice.REACTIVE || advice == Advice.GRPC || advice == Advice.REQUEST_SCOPE) {
+        if (advice == Advice.REACTIVE || advice == Advice.GRPC || advice == Advice.REQUEST_SCOPE
+                || advice == Advice.ROUTING) {
             return descriptor.length() == descriptorStart.length(); // the whole descriptor
         }
         if (advice == Advice.SERVLET) {

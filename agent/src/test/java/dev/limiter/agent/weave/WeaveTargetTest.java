@@ -93,7 +93,8 @@ class WeaveTargetTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = WeaveTarget.class, names = {"WEBFLUX", "GRPC_UNARY", "GRPC_STREAMING", "RESTEASY_REACTIVE"},
+    @EnumSource(value = WeaveTarget.class, names = {"WEBFLUX", "GRPC_UNARY", "GRPC_STREAMING", "RESTEASY_REACTIVE",
+        "VERTX_WEB"},
             mode = EnumSource.Mode.EXCLUDE)
     void aLoaderThatSeesTheApiSeesTheTarget(WeaveTarget target) throws Exception {
         List<String> typeFiles = new ArrayList<>();
@@ -109,7 +110,8 @@ class WeaveTargetTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = WeaveTarget.class, names = {"WEBFLUX", "GRPC_UNARY", "GRPC_STREAMING", "RESTEASY_REACTIVE"},
+    @EnumSource(value = WeaveTarget.class, names = {"WEBFLUX", "GRPC_UNARY", "GRPC_STREAMING", "RESTEASY_REACTIVE",
+        "VERTX_WEB"},
             mode = EnumSource.Mode.EXCLUDE)
     void everyTypeDeclaresAWovenMethodAndAnImplementationOfItIsWoven(WeaveTarget target) throws Exception {
         for (String type : target.types) {

@@ -110,7 +110,8 @@ class QuarkusRestLimiterTest {
             return true;
         });
         // AbstractResteasyReactiveContext (the handler chain) and LimitedResource (the rules' class); Quarkus
-        // REST brings no servlet, and its own exception mappers are the only others that may be woven
+        // REST brings no servlet: Vert.x Web's RoutingContextImpl (http rules) and Quarkus' own exception
+        // mappers are the only others that may be woven
         assertThat(woven[0]).isGreaterThanOrEqualTo(2);
     }
 

@@ -68,6 +68,20 @@ public class LimitedResource {
         return AppState.handled("marker");
     }
 
+    /** Under an {@code http:} rule (global key) in the {@code http:} rule tests. */
+    @GET
+    @Path("/hello")
+    public String hello() {
+        return AppState.handled("hello");
+    }
+
+    /** Under an {@code http:} rule and a {@code jaxrs:} rule at once in the {@code http:} rule tests. */
+    @GET
+    @Path("/both")
+    public String both() {
+        return AppState.handled("both");
+    }
+
     /** On the event loop: the decision and the rejection must not need a worker. */
     @GET
     @Path("/fast")

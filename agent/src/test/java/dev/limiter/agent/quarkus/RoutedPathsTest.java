@@ -1,0 +1,35 @@
+package dev.limiter.agent.quarkus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The path {@code http:} rules see on Vert.x: matrix parameters and escapes are no way around a rule; a plain path
+ * is returned as it is (no allocation).
+ */
+class RoutedPathsTest {
+
+    @Test
+    void everySegmentIsCutAtItsFirstSemicolon() {
+        assertThat(RoutedPaths.ruleView("/api/items/exact;v=2")).isEqualTo("/api/items/exact");
+        assertThat(RoutedPaths.ruleView("/api;a=1;b=2/items;x/exact")).isEqualTo("/api/items/exact");
+        assertThat(RoutedPaths.ruleView("/api/items/;v")).isEqualTo("/api/items/");
+    }
+
+    @Test
+    void escapesAreDecodedAsUtf8AfterTheCutSoAnEscapedSemicolonStays() {
+        assertThat(RoutedPaths.ruleView("/api/caf%C3%A9")).isEqualTo("/api/café");
+        assertThat(RoutedPaths.ruleView("/api/items/secret%3Bx=y")).isEqualTo("/api/items/secret;x=y");
+        assertThat(RoutedPaths.ruleView("/api/a%20b;x=1/c")).isEqualTo("/api/a b/c");
+        assertThat(RoutedPaths.ruleView("/api/100%/x%4")).as("broken escapes stay").isEqualTo("/api/100%/x%4");
+        assertThat(RoutedPaths.ruleView("/api/a+b")).isEqualTo("/api/a+b");
+    }
+
+    @Test
+    void aPathWithoutSemicolonsOrEscapesIsTheSameString() {
+        String path = "/api/items/exact";
+        assertThat(RoutedPaths.ruleView(path)).isSameAs(path);
+        assertThat(RoutedPaths.ruleView(null)).isNull();
+    }
+}
