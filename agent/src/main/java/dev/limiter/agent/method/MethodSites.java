@@ -5,9 +5,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import dev.limiter.agent.jaxrs.JaxrsResourceMethods;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.method.ParameterDescription;
 import net.bytebuddy.description.type.TypeDescription;
 
 /**
@@ -47,24 +44,5 @@ public final class MethodSites {
         }
         WovenSites.woven(loader, type.getName(), identities);
         return sites;
-    }
-
-    /**
-     * Reads of {@code type} what planning reads (methods, parameters, exceptions, annotations, whether a parameter
-     * can carry a cost, the JAX-RS namespace) and registers nothing: a warm-up that loads Byte Buddy's type
-     * descriptions on the agent's thread. Returns how many elements it read.
-     */
-    public static int exercise(TypeDescription type) {
-        int read = JaxrsResourceMethods.namespaceOf(type) == null ? 0 : 1;
-        for (MethodDescription.InDefinedShape method : type.getDeclaredMethods()) {
-            if (!SitePlanner.weavable(method)) {
-                continue;
-            }
-            read += 1 + method.getDeclaredAnnotations().size() + SitePlanner.exceptionNames(method).length;
-            for (ParameterDescription parameter : method.getParameters()) {
-                read += CostParameter.carriesCost(parameter.getType()) ? 2 : 1;
-            }
-        }
-        return read;
     }
 }

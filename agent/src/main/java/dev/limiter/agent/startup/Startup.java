@@ -272,9 +272,6 @@ public final class Startup {
                 return;
             }
             WeaverWarmUp.run();
-            if (holder.current().maxMethodMatches() > 0) {
-                WeaverWarmUp.methodSites();
-            }
             ServletWarmUp.run(holder.current());
             startup.run(holder);
         }

@@ -1,13 +1,8 @@
 package dev.limiter.agent.weave;
 
-import dev.limiter.agent.method.MethodSites;
-import dev.limiter.agent.method.SiteToWeave;
-import java.util.List;
-import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
-import net.bytebuddy.pool.TypePool;
 import net.bytebuddy.utility.OpenedClassReader;
 
 /**
@@ -23,11 +18,6 @@ import net.bytebuddy.utility.OpenedClassReader;
 public final class WeaverWarmUp {
 
     private static final String SYNTHETIC = "dev/limiter/agent/weave/WeaverWarmUp$Servlet";
-    private static final String SYNTHETIC_SERVICE = "dev/limiter/agent/weave/WeaverWarmUp$Service";
-    /** A JDK class with methods that take collections: described as a class a rule names would be. */
-    static final String DESCRIBED = "java.util.ArrayList";
-    /** The synthetic service's one method, woven with a key and a cost argument. */
-    static final SiteToWeave SERVICE_SITE = new SiteToWeave("call", "(I)I", 0, 0, 0);
 
     private WeaverWarmUp() {
     }
@@ -45,38 +35,6 @@ public final class WeaverWarmUp {
         } catch (Throwable ignored) {
             // only time is lost: the first real weave loads what it needs and reports its own failures
         }
-    }
-
-    /**
-     * For rules that name classes: describes a JDK class through a type pool and weaves a synthetic method, as
-     * {@link ClassWeaver} does for a class a rule names, registering nothing. Byte Buddy's type descriptions
-     * (~270 classes) then load on the agent's thread, not on the thread that loads the first such class. Never
-     * throws.
-     */
-    public static void methodSites() {
-        try {
-            TypePool pool = new TypePools().forTransformation(null, DESCRIBED,
-                    ClassFileLocator.ForClassLoader.ofBootLoader());
-            MethodSites.exercise(pool.describe(DESCRIBED).resolve());
-            MethodSiteWeaver.weave(syntheticService(), List.of(SERVICE_SITE));
-        } catch (Throwable ignored) {
-            // only time is lost, as above
-        }
-    }
-
-    /** {@code public int call(int)}, returning its argument. */
-    static byte[] syntheticService() {
-        ClassWriter writer = new ClassWriter(0);
-        writer.visit(Opcodes.V11, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, SYNTHETIC_SERVICE, null,
-                "java/lang/Object", null);
-        MethodVisitor method = writer.visitMethod(Opcodes.ACC_PUBLIC, "call", "(I)I", null, null);
-        method.visitCode();
-        method.visitVarInsn(Opcodes.ILOAD, 1);
-        method.visitInsn(Opcodes.IRETURN);
-        method.visitMaxs(1, 2);
-        method.visitEnd();
-        writer.visitEnd();
-        return writer.toByteArray();
     }
 
     /** {@code public void service(ServletRequest, ServletResponse)} of the {@code target}'s namespace. */

@@ -56,4 +56,25 @@ record FileFingerprint(boolean exists, long size, long modifiedMillis, long cont
             return MISSING;
         }
     }
+
+    /**
+     * Written out: a record's generated {@code equals} is bootstrapped through {@code ObjectMethods} on its first
+     * call, which spins method-handle classes (~50 ms of CPU on the watcher thread while the application starts).
+     */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof FileFingerprint that && exists == that.exists && size == that.size
+                && modifiedMillis == that.modifiedMillis && contentHash == that.contentHash;
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(size * 31 + modifiedMillis) * 31 + Long.hashCode(contentHash);
+    }
+
+    @Override
+    public String toString() {
+        return "FileFingerprint[exists=" + exists + ", size=" + size + ", modifiedMillis=" + modifiedMillis
+                + ", contentHash=" + contentHash + "]";
+    }
 }
