@@ -1,53 +1,17 @@
 package dev.limiter.agent.quarkus;
 
-import dev.limiter.agent.decision.Call;
-import dev.limiter.agent.decision.HttpMatches;
+import dev.limiter.agent.decision.HttpCall;
 import dev.limiter.rules.Rule;
-import dev.limiter.rules.RuleSet;
 
 /**
  * Per-thread buffers for one Vert.x Web request's decision (an event loop routes many requests, one at a time),
  * reused so that an allowed request for an existing key allocates nothing on the agent's side: the matched rules
  * (kept for the next request of the same method and path), the header writer, and what every decision keeps
- * ({@link Call}). The peer's address text is {@link PeerText}'s, per thread too.
+ * ({@link HttpCall}). The peer's address text is {@link PeerText}'s, per thread too.
  */
-final class RoutingScratch extends Call {
-
-    private final HttpMatches matches = new HttpMatches();
+final class RoutingScratch extends HttpCall<RoutingApi> {
 
     final RoutingHeaders headers = new RoutingHeaders();
-
-    /** The request being decided: set by {@link #begin}, cleared by {@link #end}. */
-    private RuleSet rules;
-    private RoutingApi api;
-    private Object request;
-    private String path;
-
-    /** The rules matching {@code method} and {@code path} into {@link #matched()}; their count. */
-    int match(RuleSet rules, String method, String path) {
-        return matches.match(rules, method, path);
-    }
-
-    /** The rules of the last {@link #match}. */
-    Rule[] matched() {
-        return matches.rules();
-    }
-
-    void begin(RuleSet rules, RoutingApi api, Object request, String path) {
-        this.rules = rules;
-        this.api = api;
-        this.request = request;
-        this.path = path;
-    }
-
-    /** Drops the request (the matches stay): a thread's buffers never keep a request. */
-    void end() {
-        rules = null;
-        api = null;
-        request = null;
-        path = null;
-        bindingRule = null;
-    }
 
     @Override
     protected String key(Rule rule, int index) throws Throwable {

@@ -1,21 +1,19 @@
 package dev.limiter.agent.servlet;
 
-import dev.limiter.agent.decision.Call;
-import dev.limiter.agent.decision.HttpMatches;
+import dev.limiter.agent.decision.HttpCall;
 import dev.limiter.rules.Rule;
-import dev.limiter.rules.RuleSet;
 
 /**
  * Per-thread buffers for one request's decision, allocated once per thread and reused, so that checking an
  * allowed request allocates nothing: the matched rules (kept for the next request of the same method and path,
  * {@link #match}), the request the decision reads keys from, the header buffers, the last joined request path
- * ({@link JoinedPath}), and what every decision keeps ({@link Call}: outcomes, held permits).
+ * ({@link JoinedPath}), and what every HTTP decision keeps ({@link HttpCall}: outcomes, held permits).
  *
  * <p>Only its own thread touches it (it hangs off the thread's {@code RequestFrame}); arrays grow on the rare
  * request that matches more rules than any before it on this thread. A virtual thread borrows one from the
  * {@link ScratchPool} for its request instead ({@link #pooled}).
  */
-final class RequestScratch extends Call {
+final class RequestScratch extends HttpCall<ServletApi> {
 
     /** Yes: the servlet adapter parks the container thread before the servlet runs ({@code Waiting.park}). */
     @Override
@@ -26,45 +24,8 @@ final class RequestScratch extends Call {
     /** Made for a virtual thread: goes back to the {@link ScratchPool} when the request ends. */
     boolean pooled;
 
-    private final HttpMatches matches = new HttpMatches();
     final HeaderWriter headers = new HeaderWriter();
     final JoinedPath paths = new JoinedPath();
-
-    /** The request being decided: set by {@link #begin}, cleared by {@link #endMatch}. */
-    private RuleSet rules;
-    private ServletApi api;
-    private Object request;
-    private String path;
-
-    /** The rules matching {@code method} and {@code path} into {@link #matched()}; their count. */
-    int match(RuleSet rules, String method, String path) {
-        return matches.match(rules, method, path);
-    }
-
-    /** The rules of the last {@link #match}. */
-    Rule[] matched() {
-        return matches.rules();
-    }
-
-    /** Sets the request the decision reads its keys from. */
-    void begin(RuleSet rules, ServletApi api, Object request, String path) {
-        this.rules = rules;
-        this.api = api;
-        this.request = request;
-        this.path = path;
-    }
-
-    /**
-     * Ends a request's decision: the matches stay for {@link #match} to reuse; the request is dropped, so a
-     * thread's buffers never keep one alive.
-     */
-    void endMatch() {
-        rules = null;
-        api = null;
-        request = null;
-        path = null;
-        bindingRule = null;
-    }
 
     @Override
     protected String key(Rule rule, int index) throws Throwable {

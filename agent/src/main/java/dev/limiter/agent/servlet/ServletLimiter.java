@@ -79,7 +79,7 @@ public final class ServletLimiter implements BridgeDelegate {
         try {
             return decide(api, request, frame.response(), rules, path, scratch, count);
         } finally {
-            scratch.endMatch();
+            scratch.end();
         }
     }
 

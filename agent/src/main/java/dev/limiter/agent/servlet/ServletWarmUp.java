@@ -64,7 +64,7 @@ public final class ServletWarmUp {
         RequestScratch scratch = new RequestScratch();
         String path = scratch.paths.path(api, exchange);
         int matched = rules.maxHttpMatches() == 0 ? 0 : scratch.match(rules, api.method(exchange), path);
-        scratch.endMatch();
+        scratch.end();
         return matched;
     }
 

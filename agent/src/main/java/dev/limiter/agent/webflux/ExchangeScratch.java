@@ -1,10 +1,8 @@
 package dev.limiter.agent.webflux;
 
 import dev.limiter.agent.decision.AddressText;
-import dev.limiter.agent.decision.Call;
-import dev.limiter.agent.decision.HttpMatches;
+import dev.limiter.agent.decision.HttpCall;
 import dev.limiter.rules.Rule;
-import dev.limiter.rules.RuleSet;
 import java.net.InetAddress;
 
 /**
@@ -12,12 +10,10 @@ import java.net.InetAddress;
  * that an allowed exchange for an existing key allocates nothing on the agent's side: the matched rules (kept for
  * the next exchange of the same method and path, as the servlet adapter does), the peer's address text (kept
  * for the next exchange from the same address: {@code getHostAddress()} makes a new string each call), the
- * path within the application, the header writer, and what every decision keeps ({@link Call}).
+ * path within the application, the header writer, and what every decision keeps ({@link HttpCall}).
  */
-final class ExchangeScratch extends Call {
+final class ExchangeScratch extends HttpCall<WebfluxApi> {
 
-
-    private final HttpMatches matches = new HttpMatches();
     private final AddressText peerText = new AddressText();
 
     private String lastFullPath;
@@ -25,22 +21,6 @@ final class ExchangeScratch extends Call {
     private String lastAppPath;
 
     final WebfluxHeaders headers = new WebfluxHeaders();
-
-    /** The exchange being decided: set by {@link #begin}, cleared by {@link #end}. */
-    private RuleSet rules;
-    private WebfluxApi api;
-    private Object request;
-    private String path;
-
-    /** The rules matching {@code method} and {@code path} into {@link #matched()}; their count. */
-    int match(RuleSet rules, String method, String path) {
-        return matches.match(rules, method, path);
-    }
-
-    /** The rules of the last {@link #match}. */
-    Rule[] matched() {
-        return matches.rules();
-    }
 
     /**
      * The decoded path within the application (what routing sees): the request's path without the context path
@@ -69,22 +49,6 @@ final class ExchangeScratch extends Call {
     /** The text of the peer address, kept while the same address keeps coming ({@link AddressText}). */
     String peerText(InetAddress peer) {
         return peerText.of(peer);
-    }
-
-    void begin(RuleSet rules, WebfluxApi api, Object request, String path) {
-        this.rules = rules;
-        this.api = api;
-        this.request = request;
-        this.path = path;
-    }
-
-    /** Drops the exchange (the matches and the address text stay): a thread's buffers never keep a request. */
-    void end() {
-        rules = null;
-        api = null;
-        request = null;
-        path = null;
-        bindingRule = null;
     }
 
     @Override
