@@ -106,7 +106,10 @@ class Jersey4Tomcat11JaxrsWaitTest {
         assertThat(last[1]).as("its permit: 2 s after the burst, at most max-wait").isBetween(2_000L - 50, 9_000L);
         assertThat((Long) mbeans.getAttribute(name(), "Allowed") - allowedBefore).isEqualTo(3L);
         assertThat(mbeans.getAttribute(name(), "Waited")).isEqualTo(1L);
-        assertThat(mbeans.getAttribute(name(), "WaitRefused")).isEqualTo(2L);
+        // both extra requests are answered at once; which reason each gets depends on how they interleave: a
+        // request that finds the one waiter slot taken is a WaitRefused, but one that arrives while the other's
+        // reservation (4 s ahead) is still held would need 6 s, beyond max-wait, and is a plain rejection
+        assertThat((Long) mbeans.getAttribute(name(), "WaitRefused")).isBetween(1L, 2L);
         assertThat(mbeans.getAttribute(name(), "Rejected")).isEqualTo(2L);
         assertThat(mbeans.getAttribute(name(), "Waiting")).isEqualTo(0);
     }
