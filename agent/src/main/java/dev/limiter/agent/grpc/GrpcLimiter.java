@@ -98,12 +98,8 @@ public final class GrpcLimiter implements ReactiveDelegate {
     private Object reject(GrpcApi api, Object call, RuleSet rules, Rule rule, GrpcCallScratch scratch) {
         try {
             Object trailers = api.newMetadata();
-            rules.response().headers(scratch.rejectText, scratch.out, true, System.currentTimeMillis(),
-                    scratch.trailers.aim(api, trailers));
-            Throwable failure = scratch.trailers.finish();
-            if (failure != null) {
-                throw failure;
-            }
+            scratch.trailers.write(api, trailers, rules.response(), scratch.rejectText, scratch.out, true,
+                    System.currentTimeMillis());
             Object listener = api.listeners().rejected;
             api.closeExhausted(call, "rate limit exceeded (rule " + rule.id() + "); retry after "
                     + Outcome.retryAfterSeconds(scratch.out) + " s", trailers);

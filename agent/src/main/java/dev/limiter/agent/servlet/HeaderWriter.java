@@ -1,39 +1,15 @@
 package dev.limiter.agent.servlet;
 
-import dev.limiter.rules.response.ResponseSpec;
+import dev.limiter.agent.decision.HeaderTarget;
 
 /**
- * Adapts {@link ResponseSpec.HeaderSink} to a servlet response through {@link ServletApi}. One per thread
- * (held by {@link RequestScratch}) and re-aimed at each response, so writing headers creates no lambda.
+ * The {@code response:} headers on a servlet response, through {@link ServletApi} ({@link HeaderTarget}); one per
+ * thread, held by {@link RequestScratch}.
  */
-final class HeaderWriter implements ResponseSpec.HeaderSink {
-
-    private ServletApi api;
-    private Object response;
-    private Throwable failure;
-
-    HeaderWriter aim(ServletApi api, Object response) {
-        this.api = api;
-        this.response = response;
-        this.failure = null;
-        return this;
-    }
+final class HeaderWriter extends HeaderTarget<ServletApi> {
 
     @Override
-    public void header(String name, String value) {
-        try {
-            api.header(response, name, value);
-        } catch (Throwable t) {
-            failure = t;
-        }
-    }
-
-    /** The first failure since {@link #aim}, or null; releases the response. */
-    Throwable finish() {
-        Throwable result = failure;
-        api = null;
-        response = null;
-        failure = null;
-        return result;
+    protected void put(ServletApi api, Object target, String name, String value) throws Throwable {
+        api.header(target, name, value);
     }
 }

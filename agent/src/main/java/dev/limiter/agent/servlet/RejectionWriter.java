@@ -28,11 +28,7 @@ final class RejectionWriter {
                 return;
             }
             api.status(response, spec.status());
-            spec.headers(text, out, true, System.currentTimeMillis(), sink.aim(api, response));
-            Throwable failure = sink.finish();
-            if (failure != null) {
-                throw failure;
-            }
+            sink.write(api, response, spec, text, out, true, System.currentTimeMillis());
             String body = spec.body() == null ? null : spec.renderBody(rule.id(), Outcome.retryAfterSeconds(out));
             if (body != null && !body.isEmpty()) {
                 if (spec.contentType() != null) {
@@ -56,11 +52,7 @@ final class RejectionWriter {
             if (!api.committed(response)) {
                 // the limiter's own clock: it set the reset time in out
                 long now = rule.limiter().config().clock().millis();
-                spec.headers(text, out, false, now, sink.aim(api, response));
-                Throwable failure = sink.finish();
-                if (failure != null) {
-                    throw failure;
-                }
+                sink.write(api, response, spec, text, out, false, now);
             }
         } catch (Throwable t) {
             log.warn("limiter: could not write rate-limit headers for rule " + rule.id(), t);

@@ -31,11 +31,7 @@ final class WebfluxResponses {
             }
             api.status(response, spec.status());
             Object headers = api.headers(response);
-            spec.headers(text, out, true, System.currentTimeMillis(), sink.aim(api, headers));
-            Throwable failure = sink.finish();
-            if (failure != null) {
-                throw failure;
-            }
+            sink.write(api, headers, spec, text, out, true, System.currentTimeMillis());
             String body = spec.body() == null ? null : spec.renderBody(rule.id(), Outcome.retryAfterSeconds(out));
             byte[] bytes = NO_BODY;
             if (body != null && !body.isEmpty()) {
@@ -62,11 +58,7 @@ final class WebfluxResponses {
             if (!api.committed(response)) {
                 // the limiter's own clock: it set the reset time in out
                 long now = rule.limiter().config().clock().millis();
-                spec.headers(text, out, false, now, sink.aim(api, api.headers(response)));
-                Throwable failure = sink.finish();
-                if (failure != null) {
-                    throw failure;
-                }
+                sink.write(api, api.headers(response), spec, text, out, false, now);
             }
         } catch (Throwable t) {
             log.warn("limiter: could not write rate-limit headers for rule " + rule.id(), t);
