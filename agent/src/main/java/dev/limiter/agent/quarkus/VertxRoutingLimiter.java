@@ -1,6 +1,7 @@
 package dev.limiter.agent.quarkus;
 
 import dev.limiter.agent.decision.Decider;
+import dev.limiter.agent.decision.RoutedPaths;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.jmx.JmxGate;
 import dev.limiter.bootstrap.LimiterBridge;

@@ -2,6 +2,7 @@ package dev.limiter.agent.webflux;
 
 import dev.limiter.agent.decision.AddressText;
 import dev.limiter.agent.decision.HttpCall;
+import dev.limiter.agent.decision.RoutedPaths;
 import dev.limiter.rules.Rule;
 import java.net.InetAddress;
 
@@ -25,12 +26,12 @@ final class ExchangeScratch extends HttpCall<WebfluxApi> {
     /**
      * The decoded path within the application (what routing sees): the request's path without the context path
      * ({@code spring.webflux.base-path}) and without {@code ;} segment parameters, which Spring's routing ignores
-     * ({@link WebfluxPaths}); the cut is kept for the next exchange of the same path.
+     * ({@link RoutedPaths}); the cut is kept for the next exchange of the same path.
      */
     String path(WebfluxApi api, Object request) throws Throwable {
         String full = api.fullPath(request);
         if (full != null && full.indexOf(';') >= 0) {
-            full = WebfluxPaths.withoutSegmentParameters(api.rawPath(request));
+            full = RoutedPaths.ruleView(api.rawPath(request));
         }
         String context = api.contextPath(request);
         if (full == null || context == null || context.isEmpty() || !full.startsWith(context)) {

@@ -1,24 +1,24 @@
-package dev.limiter.agent.quarkus;
+package dev.limiter.agent.decision;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The path the {@code http:} rules see for a Vert.x Web request, from the path Vert.x Web routes on
- * ({@code normalizedPath()}: dot segments resolved, only escapes of unreserved characters decoded): every segment
- * without its {@code ;} (matrix) parameters, then fully percent-decoded (UTF-8), as a servlet container's
- * {@code getServletPath()} is. So a rule is written as on servlets ({@code /api/café}, not its escapes), and a
+ * The path the {@code http:} rules see for a reactive server's request (Vert.x Web's {@code normalizedPath()}, a
+ * WebFlux raw path with {@code ;}): every segment without its {@code ;} (matrix) parameters, then fully
+ * percent-decoded (UTF-8), as a servlet container's {@code getServletPath()} is, and as Spring and Vert.x Web
+ * route. So a rule is written as on servlets ({@code /api/café}, not its escapes), and a
  * client cannot step around it with {@code ;x} or an escape the application's own router (RESTEasy Reactive
  * decodes the path it matches) resolves to the same resource. An escaped {@code ;} ({@code %3B}) stays part of
  * its segment, as on servlets and Spring. Allocates only for a path holding {@code ;} or {@code %}.
  */
-final class RoutedPaths {
+public final class RoutedPaths {
 
     private RoutedPaths() {
     }
 
     /** {@code normalized} cut and decoded; {@code normalized} itself if it holds neither {@code ;} nor {@code %}. */
-    static String ruleView(String normalized) {
+    public static String ruleView(String normalized) {
         return decoded(withoutMatrixParameters(normalized));
     }
 

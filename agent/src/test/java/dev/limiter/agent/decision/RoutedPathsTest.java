@@ -1,12 +1,12 @@
-package dev.limiter.agent.quarkus;
+package dev.limiter.agent.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
 /**
- * The path {@code http:} rules see on Vert.x: matrix parameters and escapes are no way around a rule; a plain path
- * is returned as it is (no allocation).
+ * The path {@code http:} rules see on Vert.x and WebFlux: matrix parameters and escapes are no way around a rule;
+ * a plain path is returned as it is (no allocation).
  */
 class RoutedPathsTest {
 
@@ -31,5 +31,14 @@ class RoutedPathsTest {
         String path = "/api/items/exact";
         assertThat(RoutedPaths.ruleView(path)).isSameAs(path);
         assertThat(RoutedPaths.ruleView(null)).isNull();
+    }
+
+    @Test
+    void aWebfluxRawPathIsCutAndDecodedAsSpringRoutesIt() {
+        assertThat(RoutedPaths.ruleView("/a;b/c;d=1;e/")).isEqualTo("/a/c/");
+        assertThat(RoutedPaths.ruleView("/;x/a")).isEqualTo("//a");
+        assertThat(RoutedPaths.ruleView("/a%3Bb;x=1")).isEqualTo("/a;b");
+        assertThat(RoutedPaths.ruleView("/caf%C3%A9;v=1/x%2By")).isEqualTo("/café/x+y");
+        assertThat(RoutedPaths.ruleView("/bad%zz;x")).isEqualTo("/bad%zz");
     }
 }
