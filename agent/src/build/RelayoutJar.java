@@ -21,8 +21,8 @@ import java.util.zip.ZipEntry;
  *
  * <p>The classes every start loads (ours, SnakeYAML's parser, ASM) are stored uncompressed: the
  * agent reads some 270 of them while the application starts, and inflating them cost about a third of that
- * reading (Jetty 9.4: 31 -> 18 ms). Byte Buddy (only its type descriptions load, for {@code method:} and
- * {@code jaxrs:} rules and {@code @Limit}) and the Redis client stay compressed: they are most of the jar.
+ * reading (Jetty 9.4: 31 -> 18 ms). The rest of Byte Buddy (only a class-file-version helper loads) and the
+ * Redis client stay compressed: they are most of the jar.
  */
 public final class RelayoutJar {
 

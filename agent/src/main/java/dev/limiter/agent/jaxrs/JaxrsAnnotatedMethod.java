@@ -1,13 +1,12 @@
 package dev.limiter.agent.jaxrs;
 
+import dev.limiter.agent.classfile.AnnotationShape;
+import dev.limiter.agent.classfile.ClassShape;
+import dev.limiter.agent.classfile.ClassShapes;
+import dev.limiter.agent.classfile.MethodShape;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
-import net.bytebuddy.description.annotation.AnnotationDescription;
-import net.bytebuddy.description.annotation.AnnotationList;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.method.ParameterDescription;
-import net.bytebuddy.description.type.TypeDefinition;
-import net.bytebuddy.description.type.TypeDescription;
 
 /**
  * JAX-RS annotation inheritance (spec 3.6): the JAX-RS annotations of a method are those of the first method
@@ -15,10 +14,12 @@ import net.bytebuddy.description.type.TypeDescription;
  * in interfaces) that carries any JAX-RS annotation on itself or on a parameter. A method with annotations of
  * its own ignores those of its super methods.
  *
- * <p>Works on descriptions from a type pool and loads nothing. Super types are walked in their generic shape
- * ({@code implements Resource<String>}), so {@code String get()} is found to implement {@code T get()}. A super
- * type the pool cannot resolve counts as absent; an annotation whose class is missing is dropped by the type pool
- * (as the JVM ignores it), so an optional library's annotation does not hide a resource method.
+ * <p>Works on class files ({@link ClassShapes}) and loads nothing. A method overrides a super method with its
+ * name and parameter types, or one its class bridges to it: javac writes a bridge {@code save(Object)} for
+ * {@code save(String)} implementing {@code save(T)} of {@code Api<String>}, so the generic shape is found
+ * without reading generic signatures. Return types do not count ({@code String get()} implements
+ * {@code T get()}). A super type that cannot be read counts as absent, and an annotation whose class is missing
+ * is dropped (as the JVM ignores it), so an optional library's annotation does not hide a resource method.
  */
 final class JaxrsAnnotatedMethod {
 
@@ -27,22 +28,30 @@ final class JaxrsAnnotatedMethod {
     private JaxrsAnnotatedMethod() {
     }
 
-    /** The method whose JAX-RS annotations apply to {@code method}, or null if no method in its hierarchy has any. */
-    static MethodDescription find(MethodDescription method, JaxrsNamespace ns) {
-        if (hasAnnotations(method, ns)) {
+    /**
+     * The method whose JAX-RS annotations apply to {@code method} of {@code type}, or null if no method in its
+     * hierarchy has any.
+     */
+    static MethodShape find(ClassShape type, MethodShape method, JaxrsNamespace ns, ClassShapes shapes) {
+        if (hasAnnotations(method, ns, shapes)) {
             return method;
         }
-        TypeDefinition declaring = method.getDeclaringType();
-        if (declaring == null) {
-            return null;
+        Set<String> signatures = new HashSet<>();
+        signatures.add(method.name() + method.parameterDescriptor());
+        int parameters = method.parameterCount();
+        for (MethodShape bridge : type.methods()) {
+            if (bridge.isBridge() && bridge.name().equals(method.name()) && bridge.parameterCount() == parameters) {
+                signatures.add(bridge.name() + bridge.parameterDescriptor());
+            }
         }
-        return searchSupertypes(declaring, method.asSignatureToken(), ns, new HashSet<>());
+        Set<String> seen = new HashSet<>();
+        seen.add(type.name());
+        return searchSupertypes(type, signatures, ns, shapes, seen);
     }
 
     /** True if {@code annotation} is {@code @GET}, {@code @POST} ... or any annotation meta-annotated {@code @HttpMethod}. */
-    static boolean isHttpMethod(AnnotationDescription annotation, JaxrsNamespace ns) {
-        TypeDescription type = annotation.getAnnotationType();
-        String name = type.getName();
+    static boolean isHttpMethod(AnnotationShape annotation, JaxrsNamespace ns, ClassShapes shapes) {
+        String name = annotation.type();
         if (ns.owns(name)) {
             for (String http : HTTP_METHODS) {
                 if (name.length() == ns.packageName().length() + 1 + http.length() && name.endsWith(http)) {
@@ -53,13 +62,14 @@ final class JaxrsAnnotatedMethod {
         if (name.startsWith("java.")) {
             return false;
         }
-        return annotationNamed(type.getDeclaredAnnotations(), ns.type("HttpMethod")) != null;
+        ClassShape type = shapes.find(name);
+        return type != null && annotationNamed(type.annotations(), ns.type("HttpMethod")) != null;
     }
 
     /** The first annotation in {@code annotations} whose type is {@code typeName}, or null. */
-    static AnnotationDescription annotationNamed(AnnotationList annotations, String typeName) {
-        for (AnnotationDescription annotation : annotations) {
-            if (annotation.getAnnotationType().getName().equals(typeName)) {
+    static AnnotationShape annotationNamed(List<AnnotationShape> annotations, String typeName) {
+        for (AnnotationShape annotation : annotations) {
+            if (annotation.type().equals(typeName)) {
                 return annotation;
             }
         }
@@ -67,59 +77,53 @@ final class JaxrsAnnotatedMethod {
     }
 
     /** True if {@code type}, one of its superclasses or one of its interfaces is annotated {@code @Path}. */
-    static boolean hasPath(TypeDefinition type, JaxrsNamespace ns, Set<String> seen) {
-        if (type == null || type.getTypeName().startsWith("java.") || !seen.add(type.asErasure().getName())) {
+    static boolean hasPath(ClassShape type, JaxrsNamespace ns, ClassShapes shapes, Set<String> seen) {
+        if (type == null || type.name().startsWith("java.") || !seen.add(type.name())) {
             return false;
         }
-        if (annotationNamed(type.asErasure().getDeclaredAnnotations(), ns.type("Path")) != null) {
+        if (annotationNamed(type.annotations(), ns.type("Path")) != null) {
             return true;
         }
-        if (hasPath(superClass(type), ns, seen)) {
+        if (hasPath(superType(type.superName(), shapes), ns, shapes, seen)) {
             return true;
         }
-        for (TypeDefinition itf : interfaces(type)) {
-            if (hasPath(itf, ns, seen)) {
+        for (String itf : type.interfaces()) {
+            if (hasPath(superType(itf, shapes), ns, shapes, seen)) {
                 return true;
             }
         }
         return false;
     }
 
-    private static MethodDescription searchSupertypes(TypeDefinition type, MethodDescription.SignatureToken token,
-            JaxrsNamespace ns, Set<String> seen) {
-        TypeDefinition superClass = superClass(type);
-        if (superClass != null) {
-            MethodDescription found = declaredIn(superClass, token, ns, seen);
-            if (found == null) {
-                found = searchSupertypes(superClass, token, ns, seen);
-            }
-            if (found != null) {
-                return found;
-            }
+    /** Depth first, superclass before interfaces, each type once ({@code seen}). */
+    private static MethodShape searchSupertypes(ClassShape type, Set<String> signatures, JaxrsNamespace ns,
+            ClassShapes shapes, Set<String> seen) {
+        MethodShape found = searchSupertype(type.superName(), signatures, ns, shapes, seen);
+        for (int i = 0; found == null && i < type.interfaces().size(); i++) {
+            found = searchSupertype(type.interfaces().get(i), signatures, ns, shapes, seen);
         }
-        for (TypeDefinition itf : interfaces(type)) {
-            MethodDescription found = declaredIn(itf, token, ns, seen);
-            if (found == null) {
-                found = searchSupertypes(itf, token, ns, seen);
-            }
-            if (found != null) {
-                return found;
-            }
-        }
-        return null;
+        return found;
     }
 
-    /** The annotated method of {@code type} that a method with {@code token} overrides or implements, or null. */
-    private static MethodDescription declaredIn(TypeDefinition type, MethodDescription.SignatureToken token,
-            JaxrsNamespace ns, Set<String> seen) {
-        if (type.getTypeName().startsWith("java.") || !seen.add(type.asErasure().getName())) {
+    private static MethodShape searchSupertype(String name, Set<String> signatures, JaxrsNamespace ns,
+            ClassShapes shapes, Set<String> seen) {
+        ClassShape superType = superType(name, shapes);
+        if (superType == null || !seen.add(superType.name())) {
             return null;
         }
-        for (MethodDescription candidate : type.getDeclaredMethods()) {
+        MethodShape found = declaredIn(superType, signatures, ns, shapes);
+        return found != null ? found : searchSupertypes(superType, signatures, ns, shapes, seen);
+    }
+
+    /** The annotated method of {@code type} that a method with one of {@code signatures} overrides, or null. */
+    private static MethodShape declaredIn(ClassShape type, Set<String> signatures, JaxrsNamespace ns,
+            ClassShapes shapes) {
+        for (MethodShape candidate : type.methods()) {
             if (candidate.isPrivate() || candidate.isStatic() || candidate.isBridge() || !candidate.isMethod()) {
                 continue;
             }
-            if (candidate.asSignatureToken().equals(token) && hasAnnotations(candidate, ns)) {
+            if (signatures.contains(candidate.name() + candidate.parameterDescriptor())
+                    && hasAnnotations(candidate, ns, shapes)) {
                 return candidate;
             }
         }
@@ -127,15 +131,15 @@ final class JaxrsAnnotatedMethod {
     }
 
     /** Any JAX-RS annotation on the method or a parameter; a custom {@code @HttpMethod} annotation counts too. */
-    private static boolean hasAnnotations(MethodDescription method, JaxrsNamespace ns) {
-        for (AnnotationDescription annotation : method.getDeclaredAnnotations()) {
-            if (ns.owns(annotation.getAnnotationType().getName()) || isHttpMethod(annotation, ns)) {
+    private static boolean hasAnnotations(MethodShape method, JaxrsNamespace ns, ClassShapes shapes) {
+        for (AnnotationShape annotation : method.annotations()) {
+            if (ns.owns(annotation.type()) || isHttpMethod(annotation, ns, shapes)) {
                 return true;
             }
         }
-        for (ParameterDescription parameter : method.getParameters()) {
-            for (AnnotationDescription annotation : parameter.getDeclaredAnnotations()) {
-                if (ns.owns(annotation.getAnnotationType().getName())) {
+        for (List<AnnotationShape> parameter : method.parameterAnnotations()) {
+            for (AnnotationShape annotation : parameter) {
+                if (ns.owns(annotation.type())) {
                     return true;
                 }
             }
@@ -143,19 +147,7 @@ final class JaxrsAnnotatedMethod {
         return false;
     }
 
-    private static TypeDefinition superClass(TypeDefinition type) {
-        try {
-            return type.getSuperClass();
-        } catch (RuntimeException unresolvable) {
-            return null;
-        }
-    }
-
-    private static Iterable<? extends TypeDefinition> interfaces(TypeDefinition type) {
-        try {
-            return type.getInterfaces();
-        } catch (RuntimeException unresolvable) {
-            return java.util.List.of();
-        }
+    private static ClassShape superType(String name, ClassShapes shapes) {
+        return name == null || name.startsWith("java.") ? null : shapes.find(name);
     }
 }

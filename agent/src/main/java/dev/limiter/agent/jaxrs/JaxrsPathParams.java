@@ -1,9 +1,9 @@
 package dev.limiter.agent.jaxrs;
 
-import net.bytebuddy.description.annotation.AnnotationDescription;
-import net.bytebuddy.description.annotation.AnnotationValue;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.method.ParameterList;
+import dev.limiter.agent.classfile.AnnotationShape;
+import dev.limiter.agent.classfile.ClassShape;
+import dev.limiter.agent.classfile.ClassShapes;
+import dev.limiter.agent.classfile.MethodShape;
 
 /**
  * Finds, at weave time, which argument of a resource method carries {@code @PathParam(NAME)}, so a
@@ -17,24 +17,24 @@ public final class JaxrsPathParams {
     }
 
     /**
-     * Index of the parameter annotated {@code @PathParam(name)} of namespace {@code ns}, on {@code method} or on
-     * the method whose JAX-RS annotations it inherits; -1 if there is none (or the description cannot be read).
+     * Index of the parameter annotated {@code @PathParam(name)} of namespace {@code ns}, on {@code method} of
+     * {@code type} or on the method whose JAX-RS annotations it inherits; -1 if there is none (or a class file
+     * cannot be read).
      */
-    public static int parameterIndex(MethodDescription method, JaxrsNamespace ns, String name) {
-        if (method == null || name == null) {
+    public static int parameterIndex(ClassShape type, MethodShape method, JaxrsNamespace ns, String name,
+            ClassShapes shapes) {
+        if (type == null || method == null || name == null) {
             return -1;
         }
         try {
-            MethodDescription annotated = JaxrsAnnotatedMethod.find(method, ns);
+            MethodShape annotated = JaxrsAnnotatedMethod.find(type, method, ns, shapes);
             if (annotated == null) {
                 return -1;
             }
             String pathParam = ns.type("PathParam");
-            ParameterList<?> parameters = annotated.getParameters();
-            for (int i = 0; i < parameters.size(); i++) {
-                AnnotationDescription annotation =
-                        JaxrsAnnotatedMethod.annotationNamed(parameters.get(i).getDeclaredAnnotations(), pathParam);
-                if (annotation != null && name.equals(value(annotation))) {
+            for (int i = 0; i < annotated.parameterCount(); i++) {
+                AnnotationShape annotation = JaxrsAnnotatedMethod.annotationNamed(annotated.annotationsOf(i), pathParam);
+                if (annotation != null && name.equals(annotation.value())) {
                     return i;
                 }
             }
@@ -42,10 +42,5 @@ public final class JaxrsPathParams {
             return -1;
         }
         return -1;
-    }
-
-    private static String value(AnnotationDescription annotation) {
-        AnnotationValue<?, ?> value = annotation.getValue("value");
-        return value.resolve(String.class);
     }
 }

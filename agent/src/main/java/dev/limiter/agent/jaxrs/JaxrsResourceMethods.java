@@ -1,22 +1,14 @@
 package dev.limiter.agent.jaxrs;
 
-import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
-import static net.bytebuddy.matcher.ElementMatchers.isBridge;
-import static net.bytebuddy.matcher.ElementMatchers.isMethod;
-import static net.bytebuddy.matcher.ElementMatchers.isPublic;
-import static net.bytebuddy.matcher.ElementMatchers.isStatic;
-import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
-import static net.bytebuddy.matcher.ElementMatchers.not;
-
+import dev.limiter.agent.classfile.AnnotationShape;
+import dev.limiter.agent.classfile.ClassShape;
+import dev.limiter.agent.classfile.ClassShapes;
+import dev.limiter.agent.classfile.MethodShape;
 import java.util.HashSet;
-import net.bytebuddy.description.annotation.AnnotationDescription;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.matcher.ElementMatcher;
 
 /**
- * Which methods are JAX-RS resource methods, decided from type descriptions alone (Byte Buddy type pool, no
- * class loading), so the agent can weave them as their classes load.
+ * Which methods are JAX-RS resource methods, decided from class files alone ({@link ClassShapes}, no class
+ * loading), so the agent can weave them as their classes load.
  *
  * <p>A resource method is public, non-static, non-abstract, and carries an HTTP-method annotation ({@code @GET},
  * {@code @POST}, {@code @PUT}, {@code @DELETE}, {@code @PATCH}, {@code @HEAD}, {@code @OPTIONS}, or any
@@ -31,72 +23,49 @@ public final class JaxrsResourceMethods {
     private JaxrsResourceMethods() {
     }
 
-    /** The resource methods of namespace {@code ns}. A description the pool cannot resolve does not match. */
-    public static ElementMatcher.Junction<MethodDescription> matcher(JaxrsNamespace ns) {
-        return isMethod()
-                .and(isPublic())
-                .and(not(isStatic()))
-                .and(not(isAbstract()))
-                .and(not(isBridge()))
-                .and(not(isSynthetic()))
-                .and(new ResourceMethod(ns));
+    /** True if {@code method}, declared in {@code type}, is a resource method of namespace {@code ns}. */
+    public static boolean isResourceMethod(ClassShape type, MethodShape method, JaxrsNamespace ns,
+            ClassShapes shapes) {
+        if (!method.isMethod() || !method.isPublic() || method.isStatic() || method.isAbstract()
+                || method.isBridge() || method.isSynthetic()) {
+            return false;
+        }
+        try {
+            MethodShape annotated = JaxrsAnnotatedMethod.find(type, method, ns, shapes);
+            return annotated != null && hasHttpMethod(annotated, ns, shapes)
+                    && JaxrsAnnotatedMethod.hasPath(type, ns, shapes, new HashSet<>());
+        } catch (RuntimeException unreadable) {
+            return false;
+        }
     }
 
     /**
      * The namespace of the resource class {@code type} ({@code @Path} on it, a superclass or an interface), or
      * null when it is not a resource class of either API. Jakarta is asked first.
      */
-    public static JaxrsNamespace namespaceOf(TypeDescription type) {
+    public static JaxrsNamespace namespaceOf(ClassShape type, ClassShapes shapes) {
         if (type == null) {
             return null;
         }
         try {
-            if (JaxrsAnnotatedMethod.hasPath(type, JaxrsNamespace.JAKARTA, new HashSet<>())) {
+            if (JaxrsAnnotatedMethod.hasPath(type, JaxrsNamespace.JAKARTA, shapes, new HashSet<>())) {
                 return JaxrsNamespace.JAKARTA;
             }
-            if (JaxrsAnnotatedMethod.hasPath(type, JaxrsNamespace.JAVAX, new HashSet<>())) {
+            if (JaxrsAnnotatedMethod.hasPath(type, JaxrsNamespace.JAVAX, shapes, new HashSet<>())) {
                 return JaxrsNamespace.JAVAX;
             }
-        } catch (RuntimeException unresolvable) {
+        } catch (RuntimeException unreadable) {
             return null;
         }
         return null;
     }
 
-    /** The annotation part of {@link #matcher}: an HTTP-method annotation applies and the type has {@code @Path}. */
-    private static final class ResourceMethod extends ElementMatcher.Junction.ForNonNullValues<MethodDescription> {
-
-        private final JaxrsNamespace ns;
-
-        ResourceMethod(JaxrsNamespace ns) {
-            this.ns = ns;
-        }
-
-        @Override
-        protected boolean doMatch(MethodDescription method) {
-            try {
-                MethodDescription annotated = JaxrsAnnotatedMethod.find(method, ns);
-                if (annotated == null || !hasHttpMethod(annotated)) {
-                    return false;
-                }
-                return JaxrsAnnotatedMethod.hasPath(method.getDeclaringType(), ns, new HashSet<>());
-            } catch (RuntimeException unresolvable) {
-                return false;
+    private static boolean hasHttpMethod(MethodShape method, JaxrsNamespace ns, ClassShapes shapes) {
+        for (AnnotationShape annotation : method.annotations()) {
+            if (JaxrsAnnotatedMethod.isHttpMethod(annotation, ns, shapes)) {
+                return true;
             }
         }
-
-        private boolean hasHttpMethod(MethodDescription method) {
-            for (AnnotationDescription annotation : method.getDeclaredAnnotations()) {
-                if (JaxrsAnnotatedMethod.isHttpMethod(annotation, ns)) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        @Override
-        public String toString() {
-            return "jaxrsResourceMethod(" + ns.packageName() + ")";
-        }
+        return false;
     }
 }

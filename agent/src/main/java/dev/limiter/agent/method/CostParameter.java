@@ -1,7 +1,8 @@
 package dev.limiter.agent.method;
 
+import dev.limiter.agent.classfile.ClassShapes;
 import java.util.Collection;
-import net.bytebuddy.description.type.TypeDefinition;
+import net.bytebuddy.jar.asm.Type;
 
 /**
  * Which parameter types can carry a call's cost ({@code cost: arg:N}): an {@code int}, {@code short},
@@ -13,16 +14,15 @@ final class CostParameter {
     private CostParameter() {
     }
 
-    /** True if a parameter of {@code type} can give a call's cost. */
-    static boolean carriesCost(TypeDefinition type) {
-        if (type.isPrimitive()) {
-            return type.represents(int.class) || type.represents(long.class) || type.represents(short.class)
-                    || type.represents(byte.class);
-        }
-        try {
-            return type.isArray() || type.asErasure().isAssignableTo(Collection.class);
-        } catch (RuntimeException e) {
-            return false; // a super type the pool cannot resolve: not known to be a collection
+    /** True if a parameter of {@code type} can give a call's cost; class types are judged through {@code shapes}. */
+    static boolean carriesCost(Type type, ClassShapes shapes) {
+        switch (type.getSort()) {
+            case Type.INT: case Type.LONG: case Type.SHORT: case Type.BYTE: case Type.ARRAY:
+                return true;
+            case Type.OBJECT:
+                return shapes.isSubtypeOf(type.getClassName(), Collection.class.getName());
+            default:
+                return false;
         }
     }
 

@@ -1,11 +1,12 @@
 package dev.limiter.agent.method;
 
+import dev.limiter.agent.classfile.ClassShape;
+import dev.limiter.agent.classfile.ClassShapes;
 import dev.limiter.rules.RuleSet;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import net.bytebuddy.description.type.TypeDescription;
 
 /**
  * Decides what the woven code of a class's methods carries: the methods {@link SitePlanner} picks, each
@@ -22,27 +23,27 @@ public final class MethodSites {
 
     /**
      * Registers the site of every method {@code rules} (the rules in force) and the class's {@code @Limit}
-     * annotations ({@code declared}, null if none) plan in {@code type}, and returns what each woven method
-     * carries (empty if none).
+     * annotations ({@code declared}, null if none) plan in {@code type} (read by {@code shapes}, which sees the
+     * class files of {@code loader}), and returns what each woven method carries (empty if none).
      */
-    public static List<SiteToWeave> register(TypeDescription type, ClassLoader loader, RuleSet rules,
-            LimitDeclarations declared) {
-        List<PlannedSite> plan = SitePlanner.plan(type, rules, declared);
+    public static List<SiteToWeave> register(ClassShape type, ClassShapes shapes, ClassLoader loader,
+            RuleSet rules, LimitDeclarations declared) {
+        List<PlannedSite> plan = SitePlanner.plan(type, rules, declared, shapes);
         Set<String> identities = new HashSet<>();
         List<SiteToWeave> sites = new ArrayList<>(plan.size());
         for (PlannedSite planned : plan) {
-            WovenSite site = WovenSites.register(loader, type.getName(), planned);
+            WovenSite site = WovenSites.register(loader, type.name(), planned);
             if (planned.kind() == SiteKind.METHOD) {
-                ThrowClassCheck.check(planned, type.getName(), rules, loader);
+                ThrowClassCheck.check(planned, type.name(), rules, shapes);
                 if (planned.annotationId() != null) {
-                    ThrowClassCheck.checkAnnotated(planned, type.getName(), rules, loader);
+                    ThrowClassCheck.checkAnnotated(planned, type.name(), rules, shapes);
                 }
             }
-            sites.add(new SiteToWeave(planned.method().getInternalName(), planned.method().getDescriptor(),
+            sites.add(new SiteToWeave(planned.method().name(), planned.method().descriptor(),
                     site.id, planned.keyIndex(), planned.costIndex()));
             identities.add(planned.identity());
         }
-        WovenSites.woven(loader, type.getName(), identities);
+        WovenSites.woven(loader, type.name(), identities);
         return sites;
     }
 }

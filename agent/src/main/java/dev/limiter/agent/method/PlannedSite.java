@@ -1,6 +1,6 @@
 package dev.limiter.agent.method;
 
-import net.bytebuddy.description.method.MethodDescription;
+import dev.limiter.agent.classfile.MethodShape;
 
 /**
  * A method the current rules (or a {@code @Limit} on it or its class) say to weave, and how: its kind and the
@@ -14,10 +14,10 @@ import net.bytebuddy.description.method.MethodDescription;
  * @param annotationId       the rule id of the method's {@code @Limit} (its own or its class's), or null
  * @param costIndex          parameter index of the argument a call's cost is read from ({@code cost: arg:N}), or -1
  */
-record PlannedSite(SiteKind kind, MethodDescription method, int keyIndex, String keyName,
+record PlannedSite(SiteKind kind, MethodShape method, int keyIndex, String keyName,
         String[] declaredExceptions, String annotationId, int costIndex) {
 
-    PlannedSite(SiteKind kind, MethodDescription method, int keyIndex, String keyName, String[] declaredExceptions) {
+    PlannedSite(SiteKind kind, MethodShape method, int keyIndex, String keyName, String[] declaredExceptions) {
         this(kind, method, keyIndex, keyName, declaredExceptions, null, -1);
     }
 
@@ -27,7 +27,7 @@ record PlannedSite(SiteKind kind, MethodDescription method, int keyIndex, String
      * same.
      */
     String identity() {
-        return kind + " " + method.getName() + method.getDescriptor() + " @" + keyIndex
+        return kind + " " + method.name() + method.descriptor() + " @" + keyIndex
                 + (keyName == null ? "" : " " + keyName) + (costIndex < 0 ? "" : " cost@" + costIndex);
     }
 }

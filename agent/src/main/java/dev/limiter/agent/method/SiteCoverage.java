@@ -1,15 +1,17 @@
 package dev.limiter.agent.method;
 
+import dev.limiter.agent.classfile.ClassShape;
+import dev.limiter.agent.classfile.ClassShapes;
 import dev.limiter.rules.RuleSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import net.bytebuddy.description.type.TypeDescription;
 
 /**
  * Whether a loaded class's woven code covers every method site (method and key argument) the current rules
- * plan in it: if not, the class must be retransformed after a reload. Judged from the loaded class by reflection
- * (which loads nothing) against what its last transformation registered in {@link WovenSites}.
+ * plan in it: if not, the class must be retransformed after a reload. Judged from the class file its loader
+ * has (which loads nothing) against what its last transformation registered in {@link WovenSites}; a class whose
+ * class file cannot be read is retransformed (the transformer then plans from the bytes the JVM has).
  */
 public final class SiteCoverage {
 
@@ -18,7 +20,12 @@ public final class SiteCoverage {
 
     /** True if {@code rules} plan a site in {@code type} that its woven code lacks. */
     public static boolean isStale(Class<?> type, RuleSet rules) {
-        List<PlannedSite> plan = SitePlanner.plan(TypeDescription.ForLoadedType.of(type), rules);
+        ClassShapes shapes = new ClassShapes(type.getClassLoader());
+        ClassShape shape = shapes.find(type.getName());
+        if (shape == null) {
+            return true;
+        }
+        List<PlannedSite> plan = SitePlanner.plan(shape, rules, shapes);
         Set<String> needed = new HashSet<>();
         for (PlannedSite site : plan) {
             needed.add(site.identity());

@@ -52,8 +52,8 @@ final class WovenSites {
                 return site;
             }
         }
-        WovenSite site = new WovenSite(count, plan.kind(), loader, className, plan.method().getName(),
-                plan.method().getDescriptor(), plan.keyIndex(), plan.keyName(), plan.declaredExceptions(),
+        WovenSite site = new WovenSite(count, plan.kind(), loader, className, plan.method().name(),
+                plan.method().descriptor(), plan.keyIndex(), plan.keyName(), plan.declaredExceptions(),
                 plan.annotationId(), plan.costIndex());
         WovenSite[] sites = byId;
         if (count == sites.length) {

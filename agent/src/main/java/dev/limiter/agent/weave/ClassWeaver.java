@@ -1,13 +1,12 @@
 package dev.limiter.agent.weave;
 
+import dev.limiter.agent.classfile.ClassShape;
+import dev.limiter.agent.classfile.ClassShapes;
 import dev.limiter.agent.method.LimitDeclarations;
 import dev.limiter.agent.method.MethodSites;
 import dev.limiter.agent.method.SiteToWeave;
 import dev.limiter.rules.RuleSet;
 import java.util.List;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.ClassFileLocator;
-import net.bytebuddy.pool.TypePool;
 
 /**
  * Rewrites the class file of one class that a {@code method:} or {@code jaxrs:} rule names, or that carries
@@ -15,14 +14,13 @@ import net.bytebuddy.pool.TypePool;
  * {@link EntryPointWeaver}, exactly as for a class no rule names, so each target has one advice.
  *
  * <p>Which methods to weave, and with which key and cost arguments, needs annotations and types (JAX-RS
- * annotations inherited from interfaces, a cost argument that is a {@code Collection}): those come from Byte
- * Buddy's type descriptions, read from class files through {@link TypePools}, never by loading a class. The code
- * is then written with plain ASM ({@link MethodSiteWeaver}): only method bodies change (no member added or
- * removed, no type initialiser), so the JVM can retransform the class again after a reload or a late attach.
+ * annotations inherited from interfaces, a cost argument that is a {@code Collection}): those are read from class
+ * files with ASM ({@link ClassShapes}: the class's own bytes, the others as resources of its loader), never by
+ * loading a class. The code is then written with plain ASM ({@link MethodSiteWeaver}): only method bodies change
+ * (no member added or removed, no type initialiser), so the JVM can retransform the class again after a reload
+ * or a late attach.
  */
 final class ClassWeaver {
-
-    private final TypePools pools = new TypePools();
 
     /**
      * The woven class file of {@code binaryName}, a class some rule names, or null if nothing changes.
@@ -35,11 +33,9 @@ final class ClassWeaver {
             LimitDeclarations declared) {
         byte[] entryPoints = targets == 0 ? null : EntryPointWeaver.weave(classFile, targets);
         byte[] input = entryPoints == null ? classFile : entryPoints;
-        ClassFileLocator locator = new ClassFileLocator.Compound(ClassFileLocator.Simple.of(binaryName, input),
-                ClassFileLocator.ForClassLoader.of(loader));
-        TypePool pool = pools.forTransformation(loader, binaryName, locator);
-        TypeDescription type = pool.describe(binaryName).resolve();
-        List<SiteToWeave> sites = MethodSites.register(type, loader, rules, declared);
+        ClassShapes shapes = new ClassShapes(loader);
+        ClassShape type = shapes.read(input);
+        List<SiteToWeave> sites = MethodSites.register(type, shapes, loader, rules, declared);
         byte[] woven = MethodSiteWeaver.weave(input, sites);
         return woven == null ? entryPoints : woven;
     }

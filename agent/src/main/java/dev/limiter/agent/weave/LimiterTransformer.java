@@ -22,8 +22,7 @@ import java.util.function.Consumer;
  * ({@link SuperTypes}); a class a {@code method:} or {@code jaxrs:} rule names is recognised by name, a class
  * carrying {@code @Limit} by the annotation's descriptor in its constant pool ({@link AnnotationPresence}) and
  * then its class file. Servlets, filters and mappers are woven by {@link EntryPointWeaver}; the classes rules
- * or annotations name by {@link ClassWeaver}, which reads their types with Byte Buddy's type pool (loaded with
- * the first such class only) and writes their code with ASM too.
+ * or annotations name by {@link ClassWeaver}, which reads their class files and writes their code with ASM too.
  *
  * <p>Only method bodies change (classes stay retransformable), a failure is logged (throttled) and leaves the
  * class unchanged, and re-entrant calls on one thread (a class loaded while this transformer runs) are passed
@@ -124,10 +123,7 @@ public final class LimiterTransformer implements ClassFileTransformer {
         }
     }
 
-    /**
-     * Created with the first class a {@code method:} or {@code jaxrs:} rule or {@code @Limit} names: Byte Buddy's
-     * type pool loads only then.
-     */
+    /** Created with the first class a {@code method:} or {@code jaxrs:} rule or {@code @Limit} names. */
     private ClassWeaver weaver() {
         ClassWeaver current = weaver;
         if (current == null) {

@@ -2,55 +2,55 @@ package dev.limiter.agent.jaxrs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.matcher.ElementMatchers;
-import net.bytebuddy.pool.TypePool;
+import dev.limiter.agent.classfile.ClassShape;
+import dev.limiter.agent.classfile.ClassShapes;
+import dev.limiter.agent.classfile.MethodShape;
 import org.junit.jupiter.api.Test;
 
 class JaxrsPathParamsTest {
 
-    private final TypePool pool = TypePool.Default.of(getClass().getClassLoader());
+    private final ClassShapes shapes = new ClassShapes(getClass().getClassLoader());
 
     @Test
     void theAnnotatedParameterOfTheMethodItself() {
-        MethodDescription create = method("jaxrstest.DirectResource", "create");
-        assertThat(JaxrsPathParams.parameterIndex(create, JaxrsNamespace.JAKARTA, "id")).isEqualTo(1);
-        assertThat(JaxrsPathParams.parameterIndex(create, JaxrsNamespace.JAKARTA, "dry")).isEqualTo(-1);
-        assertThat(JaxrsPathParams.parameterIndex(create, JaxrsNamespace.JAKARTA, "other")).isEqualTo(-1);
+        assertThat(index("jaxrstest.DirectResource", "create", JaxrsNamespace.JAKARTA, "id")).isEqualTo(1);
+        assertThat(index("jaxrstest.DirectResource", "create", JaxrsNamespace.JAKARTA, "dry")).isEqualTo(-1);
+        assertThat(index("jaxrstest.DirectResource", "create", JaxrsNamespace.JAKARTA, "other")).isEqualTo(-1);
     }
 
     @Test
     void inheritedFromTheImplementedInterfaceOrTheOverriddenSuperclassMethod() {
-        assertThat(JaxrsPathParams.parameterIndex(method("jaxrstest.OrderResource", "get"), JaxrsNamespace.JAKARTA,
+        assertThat(index("jaxrstest.OrderResource", "get", JaxrsNamespace.JAKARTA,
                 "orderId")).isEqualTo(0);
-        assertThat(JaxrsPathParams.parameterIndex(method("jaxrstest.AccountResource", "update"),
-                JaxrsNamespace.JAKARTA, "account")).isEqualTo(0);
-        assertThat(JaxrsPathParams.parameterIndex(method("jaxrstest.GenericResource", "find"),
-                JaxrsNamespace.JAKARTA, "key")).isEqualTo(0);
-        assertThat(JaxrsPathParams.parameterIndex(method("jaxrstest.NameCrudResource", "get"),
-                JaxrsNamespace.JAKARTA, "id")).isEqualTo(0);
-        assertThat(JaxrsPathParams.parameterIndex(method("jaxrstest.JavaxUserResource", "remove"),
-                JaxrsNamespace.JAVAX, "user")).isEqualTo(0);
+        assertThat(index("jaxrstest.AccountResource", "update", JaxrsNamespace.JAKARTA, "account")).isEqualTo(0);
+        assertThat(index("jaxrstest.GenericResource", "find", JaxrsNamespace.JAKARTA, "key")).isEqualTo(0);
+        assertThat(index("jaxrstest.NameCrudResource", "get", JaxrsNamespace.JAKARTA, "id")).isEqualTo(0);
+        assertThat(index("jaxrstest.JavaxUserResource", "remove", JaxrsNamespace.JAVAX, "user")).isEqualTo(0);
     }
 
     @Test
     void aMethodWithAnnotationsOfItsOwnDoesNotInherit() {
         // OrderResource.cancel carries @Produces, so OrderApi.cancel's @PathParam does not apply to it
-        assertThat(JaxrsPathParams.parameterIndex(method("jaxrstest.OrderResource", "cancel"), JaxrsNamespace.JAKARTA,
+        assertThat(index("jaxrstest.OrderResource", "cancel", JaxrsNamespace.JAKARTA,
                 "orderId")).isEqualTo(-1);
     }
 
     @Test
     void theOtherNamespaceOrNoMethodFindsNothing() {
-        assertThat(JaxrsPathParams.parameterIndex(method("jaxrstest.JavaxResource", "get"), JaxrsNamespace.JAKARTA,
+        assertThat(index("jaxrstest.JavaxResource", "get", JaxrsNamespace.JAKARTA,
                 "user")).isEqualTo(-1);
-        assertThat(JaxrsPathParams.parameterIndex(method("jaxrstest.JavaxResource", "get"), JaxrsNamespace.JAVAX,
+        assertThat(index("jaxrstest.JavaxResource", "get", JaxrsNamespace.JAVAX,
                 "user")).isEqualTo(0);
-        assertThat(JaxrsPathParams.parameterIndex(null, JaxrsNamespace.JAVAX, "user")).isEqualTo(-1);
+        assertThat(JaxrsPathParams.parameterIndex(null, null, JaxrsNamespace.JAVAX, "user", shapes)).isEqualTo(-1);
     }
 
-    private MethodDescription method(String type, String name) {
-        return pool.describe(type).resolve().getDeclaredMethods()
-                .filter(ElementMatchers.named(name).and(ElementMatchers.not(ElementMatchers.isBridge()))).getOnly();
+    /** The path-param index of the one non-bridge method {@code method} of class {@code type}. */
+    private int index(String type, String method, JaxrsNamespace ns, String name) {
+        ClassShape shape = shapes.find(type);
+        MethodShape only = shape.methods().stream().filter(m -> m.name().equals(method) && !m.isBridge())
+                .reduce((a, b) -> {
+                    throw new AssertionError("two methods " + method);
+                }).orElseThrow();
+        return JaxrsPathParams.parameterIndex(shape, only, ns, name, shapes);
     }
 }

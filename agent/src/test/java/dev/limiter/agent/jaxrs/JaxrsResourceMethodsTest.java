@@ -6,19 +6,18 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.List;
 import java.util.stream.Collectors;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.pool.TypePool;
+import dev.limiter.agent.classfile.ClassShape;
+import dev.limiter.agent.classfile.ClassShapes;
+import dev.limiter.agent.classfile.MethodShape;
 import org.junit.jupiter.api.Test;
 
 /**
- * Matches the fixtures in {@code jaxrstest} through a {@link TypePool} (class files read as resources, nothing
- * loaded), as the agent does with {@code DescriptionStrategy.POOL_ONLY}. Fixture classes are named by string so
- * this test never loads them.
+ * Matches the fixtures in {@code jaxrstest} through {@link ClassShapes} (class files read as resources, nothing
+ * loaded), as the agent does. Fixture classes are named by string so this test never loads them.
  */
 class JaxrsResourceMethodsTest {
 
-    private final TypePool pool = TypePool.Default.of(getClass().getClassLoader());
+    private final ClassShapes shapes = new ClassShapes(getClass().getClassLoader());
 
     @Test
     void directlyAnnotatedResourceMethodsIncludingACustomHttpMethod() {
@@ -36,7 +35,7 @@ class JaxrsResourceMethodsTest {
     void annotationsAndPathInheritedFromAnInterface() {
         // cancel() has an annotation of its own (@Produces), so by the spec it inherits nothing: no HTTP method.
         assertThat(matched("jaxrstest.OrderResource", JaxrsNamespace.JAKARTA)).containsExactly("get");
-        assertThat(JaxrsResourceMethods.namespaceOf(type("jaxrstest.OrderResource"))).isEqualTo(JaxrsNamespace.JAKARTA);
+        assertThat(namespaceOf("jaxrstest.OrderResource")).isEqualTo(JaxrsNamespace.JAKARTA);
     }
 
     @Test
@@ -48,28 +47,27 @@ class JaxrsResourceMethodsTest {
 
     @Test
     void genericOverridesMatchOnceAndTheirBridgesNot() {
-        TypeDescription type = type("jaxrstest.GenericResource");
-        assertThat(type.getDeclaredMethods().filter(m -> m.isBridge())).hasSize(2);
+        ClassShape type = shapes.find("jaxrstest.GenericResource");
+        assertThat(type.methods().stream().filter(MethodShape::isBridge)).hasSize(2);
         assertThat(matched("jaxrstest.GenericResource", JaxrsNamespace.JAKARTA)).containsExactly("find", "save");
-        assertThat(type.getDeclaredMethods().filter(JaxrsResourceMethods.matcher(JaxrsNamespace.JAKARTA)))
-                .allSatisfy(m -> assertThat(m.getReturnType().asErasure().getName())
-                        .isIn("java.lang.String", "void"));
+        assertThat(matching(shapes, "jaxrstest.GenericResource", JaxrsNamespace.JAKARTA))
+                .extracting(MethodShape::descriptor)
+                .containsExactlyInAnyOrder("(Ljava/lang/String;)Ljava/lang/String;", "(Ljava/lang/String;)V");
     }
 
     @Test
     void anOverrideOfAGenericSuperclassMethodMatchesThroughTheSuperclassesGenericShape() {
         assertThat(matched("jaxrstest.NameCrudResource", JaxrsNamespace.JAKARTA)).containsExactly("get");
-        TypeDescription type = type("jaxrstest.NameCrudResource");
-        assertThat(type.getDeclaredMethods().filter(JaxrsResourceMethods.matcher(JaxrsNamespace.JAKARTA)).getOnly()
-                .getReturnType().asErasure().getName()).isEqualTo("java.lang.String");
+        assertThat(matching(shapes, "jaxrstest.NameCrudResource", JaxrsNamespace.JAKARTA))
+                .extracting(MethodShape::descriptor).containsExactly("(J)Ljava/lang/String;");
     }
 
     @Test
     void aClassWithoutPathAnywhereIsNotAResourceClass() {
         assertThat(matched("jaxrstest.NoPathResource", JaxrsNamespace.JAKARTA)).isEmpty();
         assertThat(matched("jaxrstest.ItemsResource", JaxrsNamespace.JAKARTA)).isEmpty();
-        assertThat(JaxrsResourceMethods.namespaceOf(type("jaxrstest.NoPathResource"))).isNull();
-        assertThat(JaxrsResourceMethods.namespaceOf(type("java.lang.String"))).isNull();
+        assertThat(namespaceOf("jaxrstest.NoPathResource")).isNull();
+        assertThat(namespaceOf("java.lang.String")).isNull();
     }
 
     @Test
@@ -78,19 +76,17 @@ class JaxrsResourceMethodsTest {
         assertThat(matched("jaxrstest.JavaxResource", JaxrsNamespace.JAKARTA)).isEmpty();
         assertThat(matched("jaxrstest.JavaxUserResource", JaxrsNamespace.JAVAX)).containsExactly("remove");
         assertThat(matched("jaxrstest.DirectResource", JaxrsNamespace.JAVAX)).isEmpty();
-        assertThat(JaxrsResourceMethods.namespaceOf(type("jaxrstest.JavaxUserResource"))).isEqualTo(JaxrsNamespace.JAVAX);
-        assertThat(JaxrsResourceMethods.namespaceOf(type("jaxrstest.DirectResource"))).isEqualTo(JaxrsNamespace.JAKARTA);
+        assertThat(namespaceOf("jaxrstest.JavaxUserResource")).isEqualTo(JaxrsNamespace.JAVAX);
+        assertThat(namespaceOf("jaxrstest.DirectResource")).isEqualTo(JaxrsNamespace.JAKARTA);
     }
 
     @Test
     void withoutTheApiInThePoolNothingMatchesAndNothingThrows() throws Exception {
         try (URLClassLoader fixturesOnly = new URLClassLoader(new URL[] {codeSource(DirectResourceName.class)}, null)) {
-            TypePool isolated = TypePool.Default.of(fixturesOnly);
+            ClassShapes isolated = new ClassShapes(fixturesOnly);
             for (String name : List.of("jaxrstest.OrderResource", "jaxrstest.AccountResource", "jaxrstest.GenericResource")) {
-                TypeDescription type = isolated.describe(name).resolve();
-                assertThat(type.getDeclaredMethods().filter(JaxrsResourceMethods.matcher(JaxrsNamespace.JAKARTA)))
-                        .as(name).isEmpty();
-                assertThat(JaxrsResourceMethods.namespaceOf(type)).as(name).isNull();
+                assertThat(matching(isolated, name, JaxrsNamespace.JAKARTA)).as(name).isEmpty();
+                assertThat(JaxrsResourceMethods.namespaceOf(isolated.find(name), isolated)).as(name).isNull();
             }
         }
     }
@@ -104,17 +100,27 @@ class JaxrsResourceMethodsTest {
                 return name.equals("jaxrstest/MissingAtRuntime.class") ? null : super.getResource(name);
             }
         }) {
-            TypePool isolated = TypePool.Default.of(hiding);
-            TypeDescription type = isolated.describe("jaxrstest.DocumentedResource").resolve();
-            assertThat(type.getDeclaredMethods().filter(JaxrsResourceMethods.matcher(JaxrsNamespace.JAKARTA)))
-                    .extracting(MethodDescription::getName).containsExactly("get");
-            assertThat(JaxrsResourceMethods.namespaceOf(type)).isEqualTo(JaxrsNamespace.JAKARTA);
+            ClassShapes isolated = new ClassShapes(hiding);
+            assertThat(matching(isolated, "jaxrstest.DocumentedResource", JaxrsNamespace.JAKARTA))
+                    .extracting(MethodShape::name).containsExactly("get");
+            assertThat(JaxrsResourceMethods.namespaceOf(isolated.find("jaxrstest.DocumentedResource"), isolated))
+                    .isEqualTo(JaxrsNamespace.JAKARTA);
         }
     }
 
     private List<String> matched(String typeName, JaxrsNamespace ns) {
-        return type(typeName).getDeclaredMethods().filter(JaxrsResourceMethods.matcher(ns)).stream()
-                .map(MethodDescription::getName).sorted().collect(Collectors.toList());
+        return matching(shapes, typeName, ns).stream().map(MethodShape::name).sorted().collect(Collectors.toList());
+    }
+
+    /** The methods of {@code typeName} that are resource methods of {@code ns}, read through {@code from}. */
+    private static List<MethodShape> matching(ClassShapes from, String typeName, JaxrsNamespace ns) {
+        ClassShape type = from.find(typeName);
+        return type.methods().stream().filter(m -> JaxrsResourceMethods.isResourceMethod(type, m, ns, from))
+                .collect(Collectors.toList());
+    }
+
+    private JaxrsNamespace namespaceOf(String typeName) {
+        return JaxrsResourceMethods.namespaceOf(shapes.find(typeName), shapes);
     }
 
     private static URL codeSource(Class<?> type) {
@@ -123,9 +129,5 @@ class JaxrsResourceMethodsTest {
 
     /** Only for finding the test-classes folder; loading it loads no fixture. */
     private static final class DirectResourceName {
-    }
-
-    private TypeDescription type(String name) {
-        return pool.describe(name).resolve();
     }
 }

@@ -2,6 +2,8 @@ package dev.limiter.agent.method;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limiter.agent.classfile.ClassShape;
+import dev.limiter.agent.classfile.ClassShapes;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.reload.RuleSetHolder;
 import java.io.IOException;
@@ -9,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import net.bytebuddy.description.type.TypeDescription;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,8 +80,8 @@ class SitePlannerTest {
     @Test
     void declaredConcreteMethodsWhoseNamesMatchAreWovenStaticIncluded() throws IOException {
         RuleSet rules = rules(rule("s", Sample.class.getName(), "send*", "global"));
-        List<PlannedSite> plan = SitePlanner.plan(TypeDescription.ForLoadedType.of(Sample.class), rules);
-        assertThat(plan).extracting(p -> p.method().getName()).containsExactlyInAnyOrder("send", "sendStatic");
+        List<PlannedSite> plan = plan(Sample.class, rules);
+        assertThat(plan).extracting(p -> p.method().name()).containsExactlyInAnyOrder("send", "sendStatic");
         assertThat(plan).allSatisfy(p -> assertThat(p.kind()).isEqualTo(SiteKind.METHOD));
         assertThat(plan).allSatisfy(p -> assertThat(p.keyIndex()).isEqualTo(-1));
     }
@@ -89,11 +90,11 @@ class SitePlannerTest {
     void constructorsLambdasAndBridgesAreNeverWoven() throws IOException {
         RuleSet rules = rules(rule("all", Sample.class.getName(), "*", "global")
                 + rule("cov", Covariant.class.getName(), "*", "global"));
-        assertThat(SitePlanner.plan(TypeDescription.ForLoadedType.of(Sample.class), rules))
-                .extracting(p -> p.method().getName())
+        assertThat(plan(Sample.class, rules))
+                .extracting(p -> p.method().name())
                 .containsExactlyInAnyOrder("send", "sendStatic", "call", "other");
-        assertThat(SitePlanner.plan(TypeDescription.ForLoadedType.of(Covariant.class), rules))
-                .extracting(p -> p.method().getName()).containsExactly("sendAbstract");
+        assertThat(plan(Covariant.class, rules))
+                .extracting(p -> p.method().name()).containsExactly("sendAbstract");
     }
 
     @Test
@@ -101,10 +102,10 @@ class SitePlannerTest {
         RuleSet rules = rules(rule("far", Sample.class.getName(), "send*", "arg:5")
                 + rule("second", Sample.class.getName(), "send", "arg:1")
                 + rule("first", Sample.class.getName(), "send*", "arg:0"));
-        List<PlannedSite> plan = SitePlanner.plan(TypeDescription.ForLoadedType.of(Sample.class), rules);
-        assertThat(plan).filteredOn(p -> p.method().getName().equals("send")).singleElement()
+        List<PlannedSite> plan = plan(Sample.class, rules);
+        assertThat(plan).filteredOn(p -> p.method().name().equals("send")).singleElement()
                 .satisfies(p -> assertThat(p.keyIndex()).isEqualTo(1));
-        assertThat(plan).filteredOn(p -> p.method().getName().equals("sendStatic")).singleElement()
+        assertThat(plan).filteredOn(p -> p.method().name().equals("sendStatic")).singleElement()
                 .satisfies(p -> assertThat(p.keyIndex()).isEqualTo(0));
     }
 
@@ -112,8 +113,8 @@ class SitePlannerTest {
     void aClassNoRuleNamesGetsNothingAndInterfacesAreSkipped() throws IOException {
         RuleSet rules = rules(rule("s", "com.acme.*", "*", "global")
                 + rule("i", Callable.class.getName(), "*", "global"));
-        assertThat(SitePlanner.plan(TypeDescription.ForLoadedType.of(Sample.class), rules)).isEmpty();
-        assertThat(SitePlanner.plan(TypeDescription.ForLoadedType.of(Callable.class), rules)).isEmpty();
+        assertThat(plan(Sample.class, rules)).isEmpty();
+        assertThat(plan(Callable.class, rules)).isEmpty();
     }
 
     @Test
@@ -121,9 +122,15 @@ class SitePlannerTest {
         RuleSet byFirst = rules(rule("a", Sample.class.getName(), "send", "arg:0"));
         RuleSet bySecond = rules(rule("a", Sample.class.getName(), "send", "arg:1"));
         RuleSet byFirstAgain = rules(rule("b", Sample.class.getName(), "send", "arg:0"));
-        TypeDescription type = TypeDescription.ForLoadedType.of(Sample.class);
-        String first = SitePlanner.plan(type, byFirst).get(0).identity();
-        assertThat(SitePlanner.plan(type, bySecond).get(0).identity()).isNotEqualTo(first);
-        assertThat(SitePlanner.plan(type, byFirstAgain).get(0).identity()).isEqualTo(first);
+        String first = plan(Sample.class, byFirst).get(0).identity();
+        assertThat(plan(Sample.class, bySecond).get(0).identity()).isNotEqualTo(first);
+        assertThat(plan(Sample.class, byFirstAgain).get(0).identity()).isEqualTo(first);
+    }
+
+    /** The plan for {@code type} as the weaver makes it: from its class file. */
+    private static List<PlannedSite> plan(Class<?> type, RuleSet rules) {
+        ClassShapes shapes = new ClassShapes(type.getClassLoader());
+        ClassShape shape = shapes.find(type.getName());
+        return SitePlanner.plan(shape, rules, shapes);
     }
 }

@@ -7,8 +7,8 @@ import java.lang.ref.WeakReference;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.Set;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.type.TypeDescription;
+import dev.limiter.agent.classfile.ClassShapes;
+import dev.limiter.agent.classfile.MethodShape;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,8 +26,8 @@ class WovenSitesTest {
     }
 
     private static PlannedSite plan(int keyIndex) {
-        MethodDescription.InDefinedShape send = TypeDescription.ForLoadedType.of(Target.class).getDeclaredMethods()
-                .filter(net.bytebuddy.matcher.ElementMatchers.named("send")).getOnly();
+        MethodShape send = new ClassShapes(Target.class.getClassLoader()).find(Target.class.getName())
+                .method("send", "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;");
         return new PlannedSite(SiteKind.METHOD, send, keyIndex, null, new String[0]);
     }
 
