@@ -1,15 +1,15 @@
 package annotest;
 
 import dev.limiter.api.Limit;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServlet;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 
-/** A servlet with an annotated helper: its constant pool has an entry-point name and the descriptor. */
+/** A servlet with an annotated helper: it declares an entry point, and its constant pool has the descriptor. */
 public class AnnotatedServlet extends HttpServlet {
 
     @Override
-    protected void service(HttpServletRequest request, HttpServletResponse response) {
+    public void service(ServletRequest request, ServletResponse response) {
         lookup(request.getParameter("q"));
     }
 

@@ -4,16 +4,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A first look at a class file, before any super type is read: can this class declare an entry point at all?
- * A class can only declare a method a {@link WeaveTarget} weaves ({@code service}, {@code doFilter},
- * {@code toResponse}) if that name is one of the UTF-8 entries of its constant pool, so a class whose pool has
- * none of them is passed over without the super-type walk ({@link SuperTypes}), which reads the class files of
- * its super types and is most of what the transformer costs while an application starts (a Tomcat start has
- * ~500 candidates, a handful of them servlets or filters).
+ * A first look at a class file, before any super type is read: does this class declare a method that a
+ * {@link WeaveTarget} weaves? Only then is it a candidate for the super-type walk ({@link SuperTypes}), which
+ * reads the class files of its super types as resources and is most of what the transformer costs while a
+ * servlet container starts.
  *
- * <p>Classes that only call such a method (a filter chain's caller) pass too and are judged by their super types
- * as before; the walk only decides for fewer classes. A class file this reader does not understand (a constant
- * pool tag it does not know) passes.
+ * <p>One pass over the constant pool notes the UTF-8 entries that are a target's method name ({@code service},
+ * {@code doFilter}, {@code toResponse}) or begin with its descriptor ({@code (Ljakarta/servlet/ServletRequest;
+ * Ljakarta/servlet/ServletResponse;}); then the method table says whether the class declares such a method. So
+ * a class that only calls one (a filter chain's caller) or declares a {@code service} of its own kind (a
+ * connector's) is passed over. A class file this reader does not understand (a constant pool tag it does not
+ * know, a truncated table, more matching entries than it keeps) passes, and the walk decides as before.
  */
 final class EntryPointNames {
 
@@ -21,6 +22,13 @@ final class EntryPointNames {
     private static final byte[][] NAMES;
     /** The {@link WeaveTarget} bits of the targets that weave a method of each name. */
     private static final int[] NAME_TARGETS;
+    /** The descriptor beginnings that say more than "an object argument", with their targets' bits. */
+    private static final byte[][] DESCRIPTORS;
+    private static final int[] DESCRIPTOR_TARGETS;
+    /** Targets whose descriptor beginning says nothing useful ({@code (L}): their name alone counts. */
+    private static final int ANY_DESCRIPTOR;
+    /** How many matching entries of each kind one class file may have before it simply passes. */
+    private static final int KEPT = 8;
 
     static {
         int most = 0;
@@ -31,6 +39,10 @@ final class EntryPointNames {
         String[] names = new String[most];
         int[] targets = new int[most];
         int count = 0;
+        String[] descriptors = new String[WeaveTarget.ALL.length];
+        int[] descriptorTargets = new int[WeaveTarget.ALL.length];
+        int descriptorCount = 0;
+        int any = 0;
         for (WeaveTarget target : WeaveTarget.ALL) {
             if ((target.bit & WeaveTarget.EXACT_CLASSES) != 0) {
                 continue;
@@ -45,37 +57,55 @@ final class EntryPointNames {
                 }
                 targets[at] |= target.bit;
             }
+            if (target.descriptorStart.length() <= 2) {
+                any |= target.bit;
+            } else {
+                descriptors[descriptorCount] = target.descriptorStart;
+                descriptorTargets[descriptorCount++] = target.bit;
+            }
         }
         NAMES = new byte[count][];
         for (int i = 0; i < count; i++) {
             NAMES[i] = names[i].getBytes(StandardCharsets.US_ASCII);
         }
         NAME_TARGETS = Arrays.copyOf(targets, count);
+        DESCRIPTORS = new byte[descriptorCount][];
+        for (int i = 0; i < descriptorCount; i++) {
+            DESCRIPTORS[i] = descriptors[i].getBytes(StandardCharsets.US_ASCII);
+        }
+        DESCRIPTOR_TARGETS = Arrays.copyOf(descriptorTargets, descriptorCount);
+        ANY_DESCRIPTOR = any;
     }
 
     private EntryPointNames() {
     }
 
-    /** {@link #scan} found a name of an entry point of the targets asked for. */
+    /** {@link #scan} found a declared method of a target asked for. */
     static final int ENTRY_POINT = 1;
     /** {@link #scan} found the descriptor of {@code @Limit} ({@link AnnotationPresence}). */
     static final int ANNOTATED = 2;
 
-    /** False only if the class cannot declare an entry point of the {@link WeaveTarget} bits {@code targets}. */
+    /** False only if the class declares no method of the {@link WeaveTarget} bits {@code targets}. */
     static boolean mayDeclare(byte[] classFile, int targets) {
         return (scan(classFile, targets) & ENTRY_POINT) != 0;
     }
 
     /**
-     * One walk of the constant pool for both questions the transformer asks of every class it does not reject by
-     * name: can it declare an entry point of {@code targets} ({@link #ENTRY_POINT}), and can it carry
-     * {@code @Limit} ({@link #ANNOTATED})? A pool this reader does not understand answers both.
+     * One walk of the class file for both questions the transformer asks of every class it does not reject by
+     * name: does it declare a method of {@code targets} ({@link #ENTRY_POINT}), and can it carry {@code @Limit}
+     * ({@link #ANNOTATED})? A class file this reader does not understand answers both.
      */
     static int scan(byte[] classFile, int targets) {
         if (classFile.length < 10) {
             return ENTRY_POINT;
         }
         int found = 0;
+        // constant-pool index and target bits of each name and descriptor entry that matches; allocated at the
+        // first match (most classes have none)
+        int[] names = null;
+        int[] descriptors = null;
+        int nameCount = 0;
+        int descriptorCount = 0;
         int count = u2(classFile, 8);
         int at = 10;
         for (int index = 1; index < count; index++) {
@@ -87,15 +117,30 @@ final class EntryPointNames {
                 case 1: // Utf8
                     int length = u2(classFile, at + 1);
                     int start = at + 3;
-                    if ((found & ENTRY_POINT) == 0 && isNameOf(classFile, start, length, targets)) {
-                        found |= ENTRY_POINT;
+                    at = start + length;
+                    int named = nameTargets(classFile, start, length, targets);
+                    if (named != 0) {
+                        if (names == null) {
+                            names = new int[2 * KEPT];
+                        } else if (nameCount == KEPT) {
+                            return ENTRY_POINT | ANNOTATED;
+                        }
+                        names[2 * nameCount] = index;
+                        names[2 * nameCount++ + 1] = named;
+                        continue;
+                    }
+                    int described = descriptorTargets(classFile, start, length, targets);
+                    if (described != 0) {
+                        if (descriptors == null) {
+                            descriptors = new int[2 * KEPT];
+                        } else if (descriptorCount == KEPT) {
+                            return ENTRY_POINT | ANNOTATED;
+                        }
+                        descriptors[2 * descriptorCount] = index;
+                        descriptors[2 * descriptorCount++ + 1] = described;
                     } else if (length == AnnotationPresence.LIMIT.length && AnnotationPresence.equal(classFile, start)) {
                         found |= ANNOTATED;
                     }
-                    if (found == (ENTRY_POINT | ANNOTATED)) {
-                        return found;
-                    }
-                    at = start + length;
                     break;
                 case 7: case 8: case 16: case 19: case 20: // Class, String, MethodType, Module, Package
                     at += 3;
@@ -114,17 +159,125 @@ final class EntryPointNames {
                     return ENTRY_POINT | ANNOTATED;
             }
         }
-        return found;
+        if (names == null) {
+            return found;
+        }
+        int declared = declares(classFile, at, names, nameCount, descriptors, descriptorCount);
+        return found | (declared < 0 || declared != 0 ? ENTRY_POINT : 0);
     }
 
-    /** True if the constant at {@code start} is the name of a method one of the targets {@code targets} weaves. */
-    private static boolean isNameOf(byte[] classFile, int start, int length, int targets) {
-        for (int i = 0; i < NAMES.length; i++) {
-            if ((NAME_TARGETS[i] & targets) != 0 && equal(classFile, start, length, NAMES[i])) {
-                return true;
+    /**
+     * Whether the method table, after the constant pool ending at {@code at}, declares a method whose name entry
+     * is in {@code names} and whose descriptor entry is in {@code descriptors} for the same target (or whose
+     * target takes any descriptor): 1 if so, 0 if not, -1 if the table cannot be read.
+     */
+    private static int declares(byte[] classFile, int at, int[] names, int nameCount, int[] descriptors,
+            int descriptorCount) {
+        at += 6; // access flags, this class, super class
+        if (at + 2 > classFile.length) {
+            return -1;
+        }
+        at += 2 + 2 * u2(classFile, at); // interfaces
+        at = skipMembers(classFile, at); // fields
+        if (at < 0 || at + 2 > classFile.length) {
+            return -1;
+        }
+        int methods = u2(classFile, at);
+        at += 2;
+        for (int m = 0; m < methods; m++) {
+            if (at + 8 > classFile.length) {
+                return -1;
+            }
+            int nameBits = bitsOf(names, nameCount, u2(classFile, at + 2));
+            if (nameBits != 0 && ((nameBits & ANY_DESCRIPTOR) != 0
+                    || (nameBits & bitsOf(descriptors, descriptorCount, u2(classFile, at + 4))) != 0)) {
+                return 1;
+            }
+            at = skipAttributes(classFile, at + 6);
+            if (at < 0) {
+                return -1;
             }
         }
-        return false;
+        return 0;
+    }
+
+    /** The offset after a fields (or methods) table starting with its count at {@code at}, or -1. */
+    private static int skipMembers(byte[] classFile, int at) {
+        if (at + 2 > classFile.length) {
+            return -1;
+        }
+        int members = u2(classFile, at);
+        at += 2;
+        for (int i = 0; i < members && at >= 0; i++) {
+            at = skipAttributes(classFile, at + 6);
+        }
+        return at;
+    }
+
+    /** The offset after an attribute table starting with its count at {@code at}, or -1. */
+    private static int skipAttributes(byte[] classFile, int at) {
+        if (at + 2 > classFile.length) {
+            return -1;
+        }
+        int attributes = u2(classFile, at);
+        at += 2;
+        for (int i = 0; i < attributes; i++) {
+            if (at + 6 > classFile.length) {
+                return -1;
+            }
+            long next = at + 6L + ((long) u2(classFile, at + 2) << 16 | u2(classFile, at + 4));
+            if (next > classFile.length) {
+                return -1;
+            }
+            at = (int) next;
+        }
+        return at;
+    }
+
+    /** The target bits noted for constant-pool entry {@code index} in {@code pairs} (index, bits), or 0. */
+    private static int bitsOf(int[] pairs, int count, int index) {
+        for (int i = 0; i < count; i++) {
+            if (pairs[2 * i] == index) {
+                return pairs[2 * i + 1];
+            }
+        }
+        return 0;
+    }
+
+    /** The bits of the targets among {@code targets} that weave a method named by the entry at {@code start}. */
+    private static int nameTargets(byte[] classFile, int start, int length, int targets) {
+        int bits = 0;
+        for (int i = 0; i < NAMES.length; i++) {
+            if ((NAME_TARGETS[i] & targets) != 0 && equal(classFile, start, length, NAMES[i])) {
+                bits |= NAME_TARGETS[i] & targets;
+            }
+        }
+        return bits;
+    }
+
+    /** The bits of the targets among {@code targets} whose descriptor beginning the entry at {@code start} has. */
+    private static int descriptorTargets(byte[] classFile, int start, int length, int targets) {
+        if (length < 3 || start + length > classFile.length || classFile[start] != '(') {
+            return 0;
+        }
+        int bits = 0;
+        for (int i = 0; i < DESCRIPTORS.length; i++) {
+            byte[] prefix = DESCRIPTORS[i];
+            if ((DESCRIPTOR_TARGETS[i] & targets) != 0 && length >= prefix.length
+                    && startsWith(classFile, start, prefix)) {
+                bits |= DESCRIPTOR_TARGETS[i];
+            }
+        }
+        return bits;
+    }
+
+    private static boolean startsWith(byte[] classFile, int start, byte[] prefix) {
+        for (int i = 1; i < prefix.length; i++) { // [0] is '(', checked
+            if (classFile[start + i] != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean equal(byte[] classFile, int start, int length, byte[] name) {

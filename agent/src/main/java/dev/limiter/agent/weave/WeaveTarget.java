@@ -127,7 +127,7 @@ enum WeaveTarget {
     /** The {@link Advice} woven into those methods. */
     final int advice;
     /** What a woven method's descriptor starts with: its leading parameter types. */
-    private final String descriptorStart;
+    final String descriptorStart;
 
     WeaveTarget(String[] types, String apiResource, String[] methods, int requiredAccess, int excludedAccess,
             int advice, String descriptorStart) {

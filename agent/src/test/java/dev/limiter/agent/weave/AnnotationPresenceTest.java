@@ -34,6 +34,8 @@ class AnnotationPresenceTest {
                 .isEqualTo(EntryPointNames.ANNOTATED);
         assertThat(EntryPointNames.scan(ClassFiles.of("jakarta/servlet/http/HttpServlet"), WeaveTarget.SERVLETS))
                 .isEqualTo(EntryPointNames.ENTRY_POINT);
+        // a servlet that only overrides doGet declares no entry point (HttpServlet's service is woven)
+        assertThat(EntryPointNames.scan(ClassFiles.of("weavingtest/JakartaHello"), WeaveTarget.SERVLETS)).isZero();
         assertThat(EntryPointNames.scan(ClassFiles.of("annotest/QuotaExceeded"), WeaveTarget.SERVLETS)).isZero();
         byte[] unknownTag = ClassFiles.of("annotest/QuotaExceeded");
         unknownTag[10] = 99;

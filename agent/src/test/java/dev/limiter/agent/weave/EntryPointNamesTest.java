@@ -19,7 +19,18 @@ class EntryPointNamesTest {
         long big = 1L << 40;
         double ratio = 0.123456789;
 
-        void service() {
+        public void service(jakarta.servlet.ServletRequest request, jakarta.servlet.ServletResponse response) {
+        }
+    }
+
+    /** Declares a {@code service} of another kind and calls a filter's {@code doFilter}: no entry point of its own. */
+    static final class CallsAFilter {
+        void service(String job) {
+        }
+
+        void run(jakarta.servlet.Filter filter, jakarta.servlet.ServletRequest request,
+                jakarta.servlet.ServletResponse response, jakarta.servlet.FilterChain chain) throws Exception {
+            filter.doFilter(request, response, chain);
         }
     }
 
@@ -50,6 +61,14 @@ class EntryPointNamesTest {
     }
 
     @Test
+    void aClassThatOnlyCallsAnEntryPointOrDeclaresAnotherKindIsPassedOver() {
+        assertThat(EntryPointNames.mayDeclare(ClassFiles.of(CallsAFilter.class), WeaveTarget.SERVLETS)).isFalse();
+        // its constant pool has both the name and the servlet descriptor: only the method table tells
+        assertThat(new String(ClassFiles.of(CallsAFilter.class), java.nio.charset.StandardCharsets.ISO_8859_1))
+                .contains("doFilter").contains("(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;");
+    }
+
+    @Test
     void aClassFileItCannotReadPasses() {
         byte[] classFile = ClassFiles.of(FakeHttp.class);
         byte[] unknownTag = classFile.clone();
@@ -57,5 +76,9 @@ class EntryPointNamesTest {
         assertThat(EntryPointNames.mayDeclare(unknownTag, WeaveTarget.SERVLETS)).isTrue();
         assertThat(EntryPointNames.mayDeclare(Arrays.copyOf(classFile, 200), WeaveTarget.SERVLETS)).isTrue();
         assertThat(EntryPointNames.mayDeclare(new byte[4], WeaveTarget.SERVLETS)).isTrue();
+        // a method table cut short: the class passes, and the walk decides
+        byte[] servlet = ClassFiles.of(WideConstants.class);
+        assertThat(EntryPointNames.mayDeclare(Arrays.copyOf(servlet, servlet.length - 40), WeaveTarget.SERVLETS))
+                .isTrue();
     }
 }
