@@ -42,7 +42,8 @@ import java.util.logging.Logger;
  *  then on the limiter-rules daemon thread, so the application's start-up and ours overlap:
  *   5 PARSE       register custom strategy jars, parse the rules (Redis-backed where they say so), banner
  *   6 LIMIT       the servlet and method limiters go into the bridge; the transformer learns the rules
- *   7 WARM UP     the weaver's and the first request's one-time work, before the application needs it
+ *   7 WARM UP     the weaver's one-time work (first, before 5: the application's first woven class may
+ *                 come before the rules) and the first request's (after 6), before the application needs it
  *   8 RUN         reload log and re-weaving, JFR events' listeners, file watcher, JMX and the Prometheus
  *                 endpoint if asked (both after the first request)
  * </pre>
@@ -252,13 +253,16 @@ public final class Startup {
         }
 
         /**
-         * The rules and the banner first (a request that waits for the rules finds the banner printed, so even
-         * a short-lived application shows it); then the warm-ups, which nothing waits for, while the application
-         * is still starting.
+         * The weaver's warm-up first: a framework class woven by name (gRPC's call handlers) can load while the
+         * rules are parsed, and would otherwise load ASM on the application's thread. Then the rules and the
+         * banner (a request that waits for the rules finds the banner printed, so even a short-lived application
+         * shows it); then the first request's warm-up, which nothing waits for, while the application is still
+         * starting.
          */
         @Override
         public void run() {
             RuleSetHolder holder = null;
+            WeaverWarmUp.run();
             try {
                 long parse = System.nanoTime();
                 holder = startup.parse();
@@ -271,7 +275,6 @@ public final class Startup {
                 gate.failed(); // waiting requests go on (unchecked) at once
                 return;
             }
-            WeaverWarmUp.run();
             ServletWarmUp.run(holder.current());
             startup.run(holder);
         }
