@@ -114,7 +114,19 @@ public final class ClassShapes {
     }
 
     private byte[] bytes(String binaryName) {
-        try (InputStream in = loader.getResourceAsStream(binaryName.replace('.', '/') + ".class")) {
+        String resource = binaryName.replace('.', '/') + ".class";
+        try (InputStream in = loader.getResourceAsStream(resource)) {
+            if (in != null) {
+                return in.readAllBytes();
+            }
+        } catch (Throwable t) {
+            return null;
+        }
+        if (!binaryName.startsWith("java.")) {
+            return null;
+        }
+        // a JDK type (a throw: class, a parameter type) through a loader that does not delegate its resources
+        try (InputStream in = ClassLoader.getSystemResourceAsStream(resource)) {
             return in == null ? null : in.readAllBytes();
         } catch (Throwable t) {
             return null;

@@ -37,7 +37,7 @@ import java.util.logging.Logger;
  *  premain, on the application's main thread:
  *   1 ARGS        parse the agent arguments (bad ones: logged, the application runs unprotected)
  *   2 READ        read the rules file once; its bytes decide whether the parse may run in the background
- *   3 GATE        a request that comes before the rules waits for them ({@link PendingServletDelegate})
+ *   3 GATE        a request or woven-method call that comes before the rules waits for them ({@link StartupGate})
  *   4 WEAVE       install the transformer: servlets, filters and mappers are woven from now on
  *  then on the limiter-rules daemon thread, so the application's start-up and ours overlap:
  *   5 PARSE       register custom strategy jars, parse the rules (Redis-backed where they say so), banner
@@ -119,13 +119,14 @@ public final class Startup {
             run(holder);
             return;
         }
-        PendingServletDelegate gate = new PendingServletDelegate();
-        LimiterBridge.install(gate);
+        StartupGate gate = new StartupGate();
+        gate.install();
         long weaving = System.nanoTime();
         weave(null, attached, file.mayNameClasses());
         long woven = System.nanoTime();
         Diagnostics.startupTimes(-1, (woven - weaving) / 1_000_000, (woven - started) / 1_000_000);
         Thread rules = new Thread(new RulesThread(this, gate), "limiter-rules");
+        gate.loadedBy(rules);
         rules.setDaemon(true);
         // the thread's loader is the agent's (it runs agent code); the application's never leaks into it
         rules.setContextClassLoader(Startup.class.getClassLoader());
@@ -210,20 +211,20 @@ public final class Startup {
 
     /**
      * Phase 6: the limiters into the bridge (methods first: a servlet request may call a woven method), the
-     * servlet one behind {@code gate} if requests wait for it. The servlet limiter is wrapped until the first
-     * request has ended, which opens the JMX gate ({@link FirstRequestDelegate}).
+     * servlet and method ones through {@code gate} if requests and calls wait for them. The servlet limiter is
+     * wrapped until the first request has ended, which opens the JMX gate ({@link FirstRequestDelegate}).
      */
-    private void limit(RuleSetHolder holder, PendingServletDelegate gate) {
-        LimiterBridge.installMethods(
-                new MethodLimiter(holder, errors, new RoutedRequestKeys(ServletKeys.INSTANCE, errors)));
+    private void limit(RuleSetHolder holder, StartupGate gate) {
+        MethodLimiter methods = new MethodLimiter(holder, errors, new RoutedRequestKeys(ServletKeys.INSTANCE, errors));
         WebfluxLimiter.install(holder, errors);
         GrpcLimiter.install(holder, errors);
         VertxRoutingLimiter.install(holder, errors);
         FirstRequestDelegate servlets = new FirstRequestDelegate(new ServletLimiter(holder, errors));
         if (gate == null) {
+            LimiterBridge.installMethods(methods);
             LimiterBridge.install(servlets);
         } else {
-            gate.ready(servlets);
+            gate.ready(servlets, methods);
         }
     }
 
@@ -245,9 +246,9 @@ public final class Startup {
     private static final class RulesThread implements Runnable {
 
         private final Startup startup;
-        private final PendingServletDelegate gate;
+        private final StartupGate gate;
 
-        RulesThread(Startup startup, PendingServletDelegate gate) {
+        RulesThread(Startup startup, StartupGate gate) {
             this.startup = startup;
             this.gate = gate;
         }
@@ -272,7 +273,7 @@ public final class Startup {
                 Diagnostics.wovenLate(late);
             } catch (Throwable t) {
                 startup.log.log(Level.SEVERE, "limiter: cannot load the rules; the application runs unprotected", t);
-                gate.failed(); // waiting requests go on (unchecked) at once
+                gate.failed(); // waiting requests and calls go on (unchecked) at once
                 return;
             }
             ServletWarmUp.run(holder.current());

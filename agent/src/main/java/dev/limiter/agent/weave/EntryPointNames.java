@@ -27,10 +27,13 @@ final class EntryPointNames {
     private static final int[] DESCRIPTOR_TARGETS;
     /** Targets whose descriptor beginning says nothing useful ({@code (L}): their name alone counts. */
     private static final int ANY_DESCRIPTOR;
-    /** How many matching entries of each kind one class file may have before it simply passes. */
-    private static final int KEPT = 8;
+    /** How many matching entries one class file may have before it simply passes. */
+    private static final int KEPT = 16;
 
     static {
+        if (WeaveTarget.ALL.length > 16) { // a noted entry keeps name and descriptor bits in one int's halves
+            throw new IllegalStateException("more than 16 weave targets");
+        }
         int most = 0;
         for (WeaveTarget target : WeaveTarget.ALL) {
             most += target.methods.length;
@@ -100,12 +103,11 @@ final class EntryPointNames {
             return ENTRY_POINT;
         }
         int found = 0;
-        // constant-pool index and target bits of each name and descriptor entry that matches; allocated at the
-        // first match (most classes have none)
-        int[] names = null;
-        int[] descriptors = null;
-        int nameCount = 0;
-        int descriptorCount = 0;
+        // constant-pool index and target bits (a name's in the low half, a descriptor's in the high half) of each
+        // entry that matches; allocated at the first match (most classes have none)
+        int[] noted = null;
+        int notes = 0;
+        boolean named = false;
         int count = u2(classFile, 8);
         int at = 10;
         for (int index = 1; index < count; index++) {
@@ -118,26 +120,19 @@ final class EntryPointNames {
                     int length = u2(classFile, at + 1);
                     int start = at + 3;
                     at = start + length;
-                    int named = nameTargets(classFile, start, length, targets);
-                    if (named != 0) {
-                        if (names == null) {
-                            names = new int[2 * KEPT];
-                        } else if (nameCount == KEPT) {
-                            return ENTRY_POINT | ANNOTATED;
-                        }
-                        names[2 * nameCount] = index;
-                        names[2 * nameCount++ + 1] = named;
-                        continue;
+                    int bits = nameTargets(classFile, start, length, targets);
+                    named |= bits != 0;
+                    if (bits == 0) {
+                        bits = descriptorTargets(classFile, start, length, targets) << 16;
                     }
-                    int described = descriptorTargets(classFile, start, length, targets);
-                    if (described != 0) {
-                        if (descriptors == null) {
-                            descriptors = new int[2 * KEPT];
-                        } else if (descriptorCount == KEPT) {
+                    if (bits != 0) {
+                        if (noted == null) {
+                            noted = new int[2 * KEPT];
+                        } else if (notes == KEPT) {
                             return ENTRY_POINT | ANNOTATED;
                         }
-                        descriptors[2 * descriptorCount] = index;
-                        descriptors[2 * descriptorCount++ + 1] = described;
+                        noted[2 * notes] = index;
+                        noted[2 * notes++ + 1] = bits;
                     } else if (length == AnnotationPresence.LIMIT.length && AnnotationPresence.equal(classFile, start)) {
                         found |= ANNOTATED;
                     }
@@ -159,20 +154,19 @@ final class EntryPointNames {
                     return ENTRY_POINT | ANNOTATED;
             }
         }
-        if (names == null) {
+        if (!named) {
             return found;
         }
-        int declared = declares(classFile, at, names, nameCount, descriptors, descriptorCount);
+        int declared = declares(classFile, at, noted, notes);
         return found | (declared < 0 || declared != 0 ? ENTRY_POINT : 0);
     }
 
     /**
-     * Whether the method table, after the constant pool ending at {@code at}, declares a method whose name entry
-     * is in {@code names} and whose descriptor entry is in {@code descriptors} for the same target (or whose
+     * Whether the method table, after the constant pool ending at {@code at}, declares a method whose name and
+     * descriptor entries are among the {@code notes} entries of {@code noted} for the same target (or whose
      * target takes any descriptor): 1 if so, 0 if not, -1 if the table cannot be read.
      */
-    private static int declares(byte[] classFile, int at, int[] names, int nameCount, int[] descriptors,
-            int descriptorCount) {
+    private static int declares(byte[] classFile, int at, int[] noted, int notes) {
         at += 6; // access flags, this class, super class
         if (at + 2 > classFile.length) {
             return -1;
@@ -188,9 +182,9 @@ final class EntryPointNames {
             if (at + 8 > classFile.length) {
                 return -1;
             }
-            int nameBits = bitsOf(names, nameCount, u2(classFile, at + 2));
+            int nameBits = bitsOf(noted, notes, u2(classFile, at + 2)) & 0xFFFF;
             if (nameBits != 0 && ((nameBits & ANY_DESCRIPTOR) != 0
-                    || (nameBits & bitsOf(descriptors, descriptorCount, u2(classFile, at + 4))) != 0)) {
+                    || (nameBits & bitsOf(noted, notes, u2(classFile, at + 4)) >>> 16) != 0)) {
                 return 1;
             }
             at = skipAttributes(classFile, at + 6);

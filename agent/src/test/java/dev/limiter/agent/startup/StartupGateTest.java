@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limiter.bootstrap.BridgeDelegate;
 import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.bootstrap.MethodDelegate;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,8 +20,8 @@ import weavingtest.FakeHttp;
 
 /**
  * Rules that load in the background at start-up: which files may do so ({@link RulesFile}), and that a request
- * arriving before them waits at the gate ({@link PendingServletDelegate}) and is then checked by the real limiter
- * (or, if they never come, runs unchecked and releases nothing).
+ * or a woven-method call arriving before them waits at the gate ({@link StartupGate}) and is then checked by the
+ * real limiter (or, if they never come, runs unchecked and releases nothing).
  */
 class StartupGateTest {
 
@@ -30,6 +31,7 @@ class StartupGateTest {
     @AfterEach
     void uninstall() {
         LimiterBridge.install(null);
+        LimiterBridge.installMethods(null);
     }
 
     private static boolean mayName(String text) {
@@ -76,14 +78,14 @@ class StartupGateTest {
         RulesFile rules = RulesFile.read(file);
         assertThat(rules.mayNameClasses()).isFalse();
         assertThat(rules.bytes()).isEqualTo(Files.readAllBytes(file));
-        PendingServletDelegate pending = new PendingServletDelegate();
-        LimiterBridge.install(pending);
+        StartupGate gate = new StartupGate();
+        gate.install();
         List<String> events = Collections.synchronizedList(new ArrayList<>());
         Thread request = requestOnItsOwnThread(events);
         Thread.sleep(200);
         assertThat(events).as("the request waits for the rules").isEmpty();
         BridgeDelegate real = new RecordingBridgeDelegate(events);
-        pending.ready(real);
+        gate.ready(real, new RecordingMethodDelegate(events));
         request.join(TimeUnit.SECONDS.toMillis(10));
         assertThat(events).containsExactly("checked", "rejected true", "ended");
         assertThat(LimiterBridge.delegate()).isSameAs(real);
@@ -91,14 +93,14 @@ class StartupGateTest {
 
     @Test
     void aRequestWhoseRulesDoNotComeInTimeRunsUncheckedAndReleasesNothing() {
-        PendingServletDelegate pending = new PendingServletDelegate(50);
-        LimiterBridge.install(pending);
+        StartupGate gate = new StartupGate(50);
+        gate.install();
         FakeHttp http = new FakeHttp("jakarta.servlet", "/a");
         long started = System.nanoTime();
         assertThat(LimiterBridge.servletEnter(http.request, http.response)).isFalse();
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isGreaterThanOrEqualTo(50);
         List<String> events = new ArrayList<>();
-        pending.ready(new RecordingBridgeDelegate(events, false));
+        gate.ready(new RecordingBridgeDelegate(events, false), new RecordingMethodDelegate(events));
         LimiterBridge.servletExit(); // the unchecked request ends: nothing to release in the real limiter
         assertThat(events).isEmpty();
         LimiterBridge.servletEnter(http.request, http.response); // the next one goes straight to it
@@ -108,16 +110,81 @@ class StartupGateTest {
 
     @Test
     void aFailedParseLetsTheWaitingRequestGoOnAtOnceUnchecked() throws Exception {
-        PendingServletDelegate pending = new PendingServletDelegate();
-        LimiterBridge.install(pending);
+        StartupGate gate = new StartupGate();
+        gate.install();
         List<String> events = Collections.synchronizedList(new ArrayList<>());
         Thread request = requestOnItsOwnThread(events);
         long failedAt = System.nanoTime();
-        pending.failed();
+        gate.failed();
         request.join(TimeUnit.SECONDS.toMillis(10));
         assertThat(events).containsExactly("rejected false");
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - failedAt))
-                .as("woken by the failure, not by the %d ms bound", PendingServletDelegate.WAIT_MILLIS)
-                .isLessThan(PendingServletDelegate.WAIT_MILLIS / 2);
+                .as("woken by the failure, not by the %d ms bound", StartupGate.WAIT_MILLIS)
+                .isLessThan(StartupGate.WAIT_MILLIS / 2);
+    }
+
+    @Test
+    void aWovenMethodCalledBeforeTheRulesWaitsAndIsCheckedByTheRealMethodLimiter() throws Exception {
+        StartupGate gate = new StartupGate();
+        gate.install();
+        List<String> events = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch started = new CountDownLatch(1);
+        Thread call = new Thread(() -> {
+            started.countDown();
+            Object token = LimiterBridge.methodEnter(7, "key", 1);
+            events.add("token " + token);
+            LimiterBridge.methodExit(7, token);
+        });
+        call.start();
+        started.await();
+        Thread.sleep(200);
+        assertThat(events).as("the call waits for the rules").isEmpty();
+        RecordingMethodDelegate real = new RecordingMethodDelegate(events);
+        gate.ready(new RecordingBridgeDelegate(events), real);
+        call.join(TimeUnit.SECONDS.toMillis(10));
+        assertThat(events).containsExactly("enter 7 key", "token held", "exit 7 held");
+        assertThat(LimiterBridge.methodDelegate()).isSameAs(real);
+    }
+
+    @Test
+    void theThreadThatLoadsTheRulesAndALateCallNeverWaitForever() {
+        StartupGate gate = new StartupGate(50);
+        gate.install();
+        gate.loadedBy(Thread.currentThread());
+        long started = System.nanoTime();
+        assertThat(LimiterBridge.methodEnter(1, null, 1)).isNull();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).as("the loader does not wait")
+                .isLessThan(50);
+        gate.loadedBy(null);
+        started = System.nanoTime();
+        assertThat(LimiterBridge.methodEnter(1, null, 1)).as("unchecked after the bound").isNull();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isGreaterThanOrEqualTo(50);
+        LimiterBridge.methodExit(1, null);
+    }
+
+    /** A method delegate that records its calls and hands out the token "held". */
+    private static final class RecordingMethodDelegate implements MethodDelegate {
+
+        private final List<String> events;
+
+        RecordingMethodDelegate(List<String> events) {
+            this.events = events;
+        }
+
+        @Override
+        public Object onMethodEnter(int site, Object keyArgument, long cost) {
+            events.add("enter " + site + " " + keyArgument);
+            return "held";
+        }
+
+        @Override
+        public void onMethodExit(int site, Object token) {
+            events.add("exit " + site + " " + token);
+        }
+
+        @Override
+        public Object rejectionResponse(Object exception) {
+            return null;
+        }
     }
 }
