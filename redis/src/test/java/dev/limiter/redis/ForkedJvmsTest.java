@@ -58,8 +58,10 @@ class ForkedJvmsTest {
                     + " bound %.1f%n", strategy, limit, window, limit, JVMS, admitted, last - first, bound);
             // every admitted check ran between first and last; +1 for the permit that may just have refilled
             assertThat((double) admitted).isLessThanOrEqualTo(bound + 1);
-            // the JVMs kept the bucket drained: it did not just reject everything
-            assertThat((double) admitted).isGreaterThan(bound * 0.75);
+            // it did not just reject everything: beyond the capacity, at least one window's refill was admitted.
+            // Not a share of the bound: a JVM the host stalls for seconds stretches last - first without checking
+            // (CI once: 140 admitted over 7.4 s of a 2.5 s run, bound 421)
+            assertThat(admitted).isGreaterThanOrEqualTo(2 * limit);
         }
     }
 
