@@ -114,7 +114,15 @@ public final class ClassShapes {
     }
 
     private byte[] bytes(String binaryName) {
-        String resource = binaryName.replace('.', '/') + ".class";
+        return classFile(loader, binaryName.replace('.', '/'));
+    }
+
+    /**
+     * The class file of {@code internalName} ({@code a/b/C}) as a resource of {@code loader}, or null if it
+     * cannot be read; a JDK class through the system loader if {@code loader} does not serve it.
+     */
+    public static byte[] classFile(ClassLoader loader, String internalName) {
+        String resource = internalName + ".class";
         try (InputStream in = loader.getResourceAsStream(resource)) {
             if (in != null) {
                 return in.readAllBytes();
@@ -122,7 +130,7 @@ public final class ClassShapes {
         } catch (Throwable t) {
             return null;
         }
-        if (!binaryName.startsWith("java.")) {
+        if (!internalName.startsWith("java/")) {
             return null;
         }
         // a JDK type (a throw: class, a parameter type) through a loader that does not delegate its resources

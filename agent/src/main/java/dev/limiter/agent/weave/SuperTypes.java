@@ -1,6 +1,6 @@
 package dev.limiter.agent.weave;
 
-import java.io.InputStream;
+import dev.limiter.agent.classfile.ClassShapes;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -84,7 +84,7 @@ final class SuperTypes {
         if (known != null) {
             return known;
         }
-        byte[] classFile = read(loader, internalName);
+        byte[] classFile = ClassShapes.classFile(loader, internalName);
         int bits = classFile == null ? 0 : fromHeader(loader, cache, OpenedClassReader.of(classFile), depth);
         cache.put(internalName, bits);
         return bits;
@@ -95,11 +95,4 @@ final class SuperTypes {
                 || internalName.startsWith("sun/") || internalName.startsWith("com/sun/");
     }
 
-    private static byte[] read(ClassLoader loader, String internalName) {
-        try (InputStream in = loader.getResourceAsStream(internalName + ".class")) {
-            return in == null ? null : in.readAllBytes();
-        } catch (Throwable t) {
-            return null;
-        }
-    }
 }
