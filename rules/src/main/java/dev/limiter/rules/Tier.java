@@ -27,56 +27,78 @@ public final class Tier {
     private final boolean releasesOnExit;
     private final long maxCost;
 
-    private Tier(String name, KeyedLimiter[] limiters, HeaderText[] texts, RuleStats stats) {
+    private Tier(String name, KeyedLimiter[] limiters, LimitConfig[] configs, HeaderText[] texts, RuleStats stats) {
         this.name = name;
         this.limiters = limiters;
         this.texts = texts;
         this.stats = stats;
         this.releasesOnExit = limiters.length == 1 && limiters[0].strategy().releasesOnExit();
         long most = Long.MAX_VALUE;
-        for (KeyedLimiter limiter : limiters) {
-            most = Math.min(most, budget(limiter));
+        for (int i = 0; i < limiters.length; i++) {
+            most = Math.min(most, budget(limiters[i], configs[i]));
         }
         this.maxCost = most;
     }
 
-    /** The most permits {@code limiter} can ever grant one call: its bucket's capacity, or its limit. */
+    /** The most permits {@code limiter} can ever grant one call now: its bucket's capacity, or its limit. */
     public static long budget(KeyedLimiter limiter) {
-        LimitConfig config = limiter.config();
+        return budget(limiter, limiter.config());
+    }
+
+    private static long budget(KeyedLimiter limiter, LimitConfig config) {
         return limiter.strategy().usesCapacity() ? config.capacity() : config.limit();
     }
 
     /**
-     * A tier of {@code limiters} (ordered as they are asked: shortest window first).
+     * A tier of {@code limiters} (ordered as they are asked: shortest window first) stating the limits they have
+     * now.
      *
      * @param ruleId the rule's id, which names the header items
      * @param name   "" for the rule's own limits, else the override's name
      * @param stats  the counters of this tier (the rule's own for its main tier)
      */
     public static Tier of(String ruleId, String name, List<KeyedLimiter> limiters, RuleStats stats) {
+        List<LimitConfig> configs = new ArrayList<>(limiters.size());
+        for (KeyedLimiter limiter : limiters) {
+            configs.add(limiter.config());
+        }
+        return of(ruleId, name, limiters, configs, stats);
+    }
+
+    /**
+     * A tier of {@code limiters} whose header values and largest cost state {@code configs} (one per limiter): a
+     * reload builds its tiers with the new limits while the surviving limiters still run the old ones, and
+     * changes the limiters only when everything else is built.
+     */
+    public static Tier of(String ruleId, String name, List<KeyedLimiter> limiters, List<LimitConfig> configs,
+            RuleStats stats) {
         KeyedLimiter[] array = limiters.toArray(new KeyedLimiter[0]);
+        LimitConfig[] limits = configs.toArray(new LimitConfig[0]);
+        if (limits.length != array.length) {
+            throw new IllegalArgumentException("one limit per limiter: " + limits.length + " for " + array.length);
+        }
         String base = name.isEmpty() ? ruleId : ruleId + "." + name;
         List<String> items = new ArrayList<>();
         List<String> itemNames = new ArrayList<>();
-        for (KeyedLimiter limiter : array) {
-            LimitConfig config = limiter.config();
+        for (int i = 0; i < array.length; i++) {
+            LimitConfig config = limits[i];
             String item = array.length == 1 ? base : base + "." + windowName(config.windowMillis());
             long windowSeconds = Math.max(1, (config.windowMillis() + 999) / 1000);
             itemNames.add(item);
-            items.add(limiter.strategy().releasesOnExit() ? "\"" + item + "\";q=" + config.limit()
+            items.add(array[i].strategy().releasesOnExit() ? "\"" + item + "\";q=" + config.limit()
                     : "\"" + item + "\";q=" + config.limit() + ";w=" + windowSeconds);
         }
         String policy = String.join(", ", items);
         HeaderText[] texts = new HeaderText[array.length];
         for (int i = 0; i < array.length; i++) {
-            texts[i] = new HeaderText(itemNames.get(i), policy, Long.toString(array[i].config().limit()));
+            texts[i] = new HeaderText(itemNames.get(i), policy, Long.toString(limits[i].limit()));
         }
-        return new Tier(name, array, texts, stats);
+        return new Tier(name, array, limits, texts, stats);
     }
 
     /** A tier without limits: every call is admitted ({@code unlimited: true}). */
     public static Tier unlimited(String name, RuleStats stats) {
-        return new Tier(name, new KeyedLimiter[0], new HeaderText[0], stats);
+        return new Tier(name, new KeyedLimiter[0], new LimitConfig[0], new HeaderText[0], stats);
     }
 
     /** A window as its shortest exact spelling in the file's units: {@code 1h}, {@code 90s}, {@code 250ms}. */

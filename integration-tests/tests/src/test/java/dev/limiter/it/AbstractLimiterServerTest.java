@@ -276,8 +276,13 @@ abstract class AbstractLimiterServerTest {
         ScenarioRules raised = current.withReloadLimit(50);
         long start = System.nanoTime();
         rules.write(raised.render(rules.nextVersion()));
+        // live means admitted under the new rules: a 200 that states the new limit (a 200 alone could still be
+        // the old rules' answer, in the moment before the new set is published)
         await("limit 2 -> 50 is live").atMost(RELOAD_TIMEOUT).pollInterval(POLL)
-                .until(() -> http.status("/api/items/reload") == 200);
+                .until(() -> {
+                    HttpResponse<String> answer = http.get("/api/items/reload");
+                    return answer.statusCode() == 200 && "\"reload\";q=50;w=3600".equals(policy(answer));
+                });
         System.out.printf("%s: reload applied after %d ms%n", app(), (System.nanoTime() - start) / 1_000_000);
         current = raised;
         HttpResponse<String> response = http.get("/api/items/reload");

@@ -23,39 +23,69 @@ import java.util.Set;
  * Turns validated rules into live ones: each keeps the previous rule's limiter and counters when it survives a
  * reload, or gets a new limiter from the {@link LimiterFactory}. Runs only after the whole file validated, and
  * changes nothing live unless every rule can have its state.
+ *
+ * <p>Two steps, so that the rules in force change all at once: {@link #prepare} builds the new rules (and new
+ * limiters) without touching anything the rules in force use; {@link #commit} then changes the surviving
+ * limiters and states, and is called when everything else of the new set is built, just before it is published.
+ * Until then the rules in force keep deciding with their own limits and stating them in their headers.
  */
 final class LiveState {
 
     private final LimiterFactory factory;
     private final FileProblems problems;
+    private final List<Rule> rules = new ArrayList<>();
+    private final List<KeyedLimiter> reused = new ArrayList<>();
+    private final List<LimitConfig> reusedConfigs = new ArrayList<>();
+    private final List<YamlNode> reusedAt = new ArrayList<>();
+    private final List<String> reusedRule = new ArrayList<>();
+    /** The surviving rules' state changes, made by {@link #commit} after the limiters took their new limits. */
+    private final List<Runnable> survivorChanges = new ArrayList<>();
 
     private LiveState(LimiterFactory factory, FileProblems problems) {
         this.factory = factory;
         this.problems = problems;
     }
 
-    /** The live rules of {@code drafts}, carrying over the state of {@code previous}'s; or throws every problem. */
-    static List<Rule> of(List<RuleDraft> drafts, RuleSet previous, LimiterFactory factory, FileProblems problems) {
-        return new LiveState(factory, problems).build(drafts, previous);
+    /**
+     * The live rules of {@code drafts}, carrying over the state of {@code previous}'s, not yet committed; or
+     * throws every problem (having changed nothing).
+     */
+    static LiveState prepare(List<RuleDraft> drafts, RuleSet previous, LimiterFactory factory,
+            FileProblems problems) {
+        LiveState live = new LiveState(factory, problems);
+        live.build(drafts, previous);
+        return live;
+    }
+
+    /** The new rules, in file order. */
+    List<Rule> rules() {
+        return rules;
     }
 
     /**
-     * Gives the validated rules their live state, touching nothing live until everything new exists: a rule keeps
-     * {@code previous}'s state when id, strategy, max-keys and store match (a changed store means state
-     * elsewhere: new limiters from the factory), and within it each limit keeps its limiter while its slot stays
-     * (its tier, and its window when the tier has several limits). Phase 1 creates the new limiters; phase 2
-     * applies new limits to the surviving ones and, if a limiter still refuses, puts back those already changed
-     * and fails the load; phase 3 cannot fail (it also applies each surviving limiter's {@code on-full}).
+     * Makes the prepared rules' state live: the surviving limiters take their new limits (all or none; a refusal
+     * throws every problem and leaves the rules in force as they were), then the surviving states their new slots,
+     * {@code on-full} and mode. Call once, as the last step before the new set is published.
      */
-    private List<Rule> build(List<RuleDraft> drafts, RuleSet previous) {
+    void commit() {
+        reconfigureAll(reused, reusedConfigs, reusedAt, reusedRule);
+        for (Runnable change : survivorChanges) {
+            change.run();
+        }
+    }
+
+    /**
+     * Builds the new rules: a rule keeps {@code previous}'s state when id, strategy, max-keys and store match (a
+     * changed store means state elsewhere: new limiters from the factory), and within it each limit keeps its
+     * limiter while its slot stays (its tier, and its window when the tier has several limits). New limiters are
+     * created here; the surviving ones and their states are only noted, for {@link #commit}, and the new rules'
+     * header values state the new limits already.
+     */
+    private void build(List<RuleDraft> drafts, RuleSet previous) {
         int n = drafts.size();
         Rule[] olds = new Rule[n];
         RuleState[] states = new RuleState[n];
         List<Map<String, KeyedLimiter>> slotMaps = new ArrayList<>(n);
-        List<KeyedLimiter> reused = new ArrayList<>();
-        List<LimitConfig> reusedConfigs = new ArrayList<>();
-        List<YamlNode> reusedAt = new ArrayList<>();
-        List<String> reusedRule = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             RuleDraft draft = drafts.get(i);
             Rule old = previous == null ? null : previous.rule(draft.id());
@@ -87,30 +117,33 @@ final class LiveState {
             }
         }
         problems.throwIfAny();
-        reconfigureAll(reused, reusedConfigs, reusedAt, reusedRule);
-        List<Rule> rules = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             RuleDraft draft = drafts.get(i);
             Map<String, KeyedLimiter> slots = slotMaps.get(i);
             KeyedLimiter first = slots.values().iterator().next();
-            if (states[i] == null) {
-                states[i] = new RuleState(first, new RuleStats(), draft.strategy().name(), draft.maxKeys(),
+            RuleState state = states[i];
+            if (state == null) {
+                state = new RuleState(first, new RuleStats(), draft.strategy().name(), draft.maxKeys(),
                         draft.store());
+                state.slots(slots, first); // a new state: no rule in force reads it
             } else {
-                for (KeyedLimiter limiter : slots.values()) {
-                    limiter.onFull(draft.onFull()); // kept state, the file's choice for new keys
-                }
-                if (olds[i].fileMode() != draft.mode()) {
-                    states[i].modeOverride(null); // the file changed the mode: the file wins
-                }
+                boolean fileChangedMode = olds[i].fileMode() != draft.mode();
+                RuleState kept = state;
+                survivorChanges.add(() -> {
+                    for (KeyedLimiter limiter : slots.values()) {
+                        limiter.onFull(draft.onFull()); // kept state, the file's choice for new keys
+                    }
+                    if (fileChangedMode) {
+                        kept.modeOverride(null); // the file changed the mode: the file wins
+                    }
+                    kept.slots(slots, first);
+                });
             }
-            states[i].slots(slots, first);
-            Policy policy = policy(draft, states[i], slots);
+            Policy policy = policy(draft, state, slots);
             rules.add(new Rule(draft.id(), i, draft.target(), draft.paths(), draft.patterns(), draft.methodBits(),
                     draft.httpMethods(), draft.classGlob(), draft.methodGlob(), draft.key(), draft.mode(),
-                    draft.onError(), draft.throwClass(), states[i], policy));
+                    draft.onError(), draft.throwClass(), state, policy));
         }
-        return rules;
     }
 
     /** One limit of a rule and the slot its live state is kept under. */
@@ -139,8 +172,11 @@ final class LiveState {
         }
     }
 
-    /** The compiled policy of {@code draft} over its live limiters. */
-    private static Policy policy(RuleDraft draft, RuleState state, Map<String, KeyedLimiter> slots) {
+    /**
+     * The compiled policy of {@code draft} over its live limiters; the counters of overrides the file no longer has
+     * are dropped on {@link #commit}.
+     */
+    private Policy policy(RuleDraft draft, RuleState state, Map<String, KeyedLimiter> slots) {
         PolicyDraft policy = draft.policy();
         List<Slot> all = slots(draft);
         Tier main = tier(draft.id(), "", policy.limits().size(), all, slots, state.stats());
@@ -154,21 +190,24 @@ final class LiveState {
             overrides[i] = new PolicyOverride(override.keys(), override.when(), tier);
             names.add(override.name());
         }
-        state.keepOverrides(names);
+        survivorChanges.add(() -> state.keepOverrides(names));
         return new Policy(policy.match(), policy.unless().toArray(new Condition[0]), main, overrides, policy.cost(),
                 policy.costArgument(), policy.maxWaitNanos(), policy.maxWaiters());
     }
 
+    /** The tier {@code name} over its slots' limiters, stating the limits the file gives them. */
     private static Tier tier(String ruleId, String name, int size, List<Slot> all, Map<String, KeyedLimiter> slots,
             RuleStats stats) {
         List<KeyedLimiter> limiters = new ArrayList<>(size);
+        List<LimitConfig> configs = new ArrayList<>(size);
         for (Slot slot : all) {
             boolean mine = size == 1 ? slot.name.equals(name) : slot.name.startsWith(name + "@");
             if (mine) {
                 limiters.add(slots.get(slot.name));
+                configs.add(slot.limit.config());
             }
         }
-        return Tier.of(ruleId, name, limiters, stats);
+        return Tier.of(ruleId, name, limiters, configs, stats);
     }
 
     /**

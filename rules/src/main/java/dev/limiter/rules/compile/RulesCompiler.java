@@ -75,10 +75,30 @@ final class RulesCompiler {
     /** Compiles a parsed file or throws every problem found. */
     static RuleSet compile(YamlNode root, Path source, RuleSet previous, Clock clock, FileProblems problems,
             LimiterFactory factory) {
-        return new RulesCompiler(problems, clock, factory).compile(root, source, previous);
+        // committed last: the rules in force keep their own limits until the new set is whole
+        return prepare(root, source, previous, clock, problems, factory).commit();
     }
 
-    private RuleSet compile(YamlNode root, Path source, RuleSet previous) {
+    /**
+     * A compiled set whose surviving limiters and states have not changed yet; {@link #commit} changes them and
+     * returns the set, ready to publish.
+     */
+    record Prepared(RuleSet rules, LiveState live) {
+
+        /** Applies the surviving rules' new limits and state, or throws every problem having changed nothing. */
+        RuleSet commit() {
+            live.commit();
+            return rules;
+        }
+    }
+
+    /** Compiles a parsed file without changing anything {@code previous} uses, or throws every problem found. */
+    static Prepared prepare(YamlNode root, Path source, RuleSet previous, Clock clock, FileProblems problems,
+            LimiterFactory factory) {
+        return new RulesCompiler(problems, clock, factory).prepare(root, source, previous);
+    }
+
+    private Prepared prepare(YamlNode root, Path source, RuleSet previous) {
         Fields top = Fields.of(root, "the rules file", problems, TOP_KEYS);
         if (top == null) {
             problems.throwIfAny();
@@ -92,8 +112,8 @@ final class RulesCompiler {
         Defaults defaults = defaults(top);
         List<RuleDraft> drafts = rules(top, defaults, store);
         problems.throwIfAny();
-        return new RuleSet(source, LiveState.of(drafts, previous, factory, problems), response, clientIp, watch,
-                metrics, lines);
+        LiveState live = LiveState.prepare(drafts, previous, factory, problems);
+        return new Prepared(new RuleSet(source, live.rules(), response, clientIp, watch, metrics, lines), live);
     }
 
     private void version(Fields top) {

@@ -13,6 +13,7 @@ import dev.limiter.rules.OnError;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RulesException;
+import dev.limiter.rules.yaml.YamlTreeReader;
 import org.junit.jupiter.api.Test;
 
 /** What a reload keeps: state follows the rule id while the strategy stays; new limits apply to it. */
@@ -56,6 +57,36 @@ class LiveStateCarryOverTest {
         // the two permits taken in this window still count: one more fits under the new limit
         assertThat(admitted(a2.limiter(), 3)).isEqualTo(1);
         assertThat(a2.stats().allowed().sum()).isEqualTo(2);
+    }
+
+    @Test
+    void aPreparedReloadLeavesTheRulesInForceAsTheyAreUntilItIsCommitted() {
+        RuleSet first = load(rule("a", "fixed-window", 2, "") + rule("b", "fixed-window", 1, ""), RuleSet.empty());
+        Rule a = first.rule("a");
+        assertThat(admitted(a.limiter(), 2)).isEqualTo(2);
+        first.rule("a").setMode(Mode.DRY_RUN);
+
+        FileProblems problems = new FileProblems("rules.yml");
+        RulesCompiler.Prepared prepared = RulesCompiler.prepare(YamlTreeReader.read("version: 1\nrules:\n"
+                + rule("a", "fixed-window", 50, "    mode: dry-run\n"), problems), null, first, clock, problems,
+                LimiterFactory.LOCAL);
+        Rule a2 = prepared.rules().rule("a");
+        // the new set is whole and states its new limit ...
+        assertThat(a2.limiter()).isSameAs(a.limiter());
+        assertThat(a2.policyHeader()).isEqualTo("\"a\";q=50;w=60");
+        assertThat(prepared.rules().rule("b")).isNull();
+        // ... while the rules in force still decide with their own: limit, header, mode
+        assertThat(a.limiter().config().limit()).isEqualTo(2);
+        assertThat(admitted(a.limiter(), 1)).isZero();
+        assertThat(a.policyHeader()).isEqualTo("\"a\";q=2;w=60");
+        assertThat(a.state().modeOverride()).isEqualTo(Mode.DRY_RUN);
+
+        assertThat(prepared.commit()).isSameAs(prepared.rules());
+        assertThat(a2.limiter().config().limit()).isEqualTo(50);
+        assertThat(admitted(a2.limiter(), 1)).isEqualTo(1);
+        assertThat(a2.state().modeOverride()).as("the file changed the mode: the run-time override goes on commit")
+                .isNull();
+        assertThat(a2.mode()).isEqualTo(Mode.DRY_RUN);
     }
 
     @Test
