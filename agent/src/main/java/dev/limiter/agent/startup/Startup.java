@@ -43,15 +43,18 @@ import java.util.logging.Logger;
  *   5 PARSE       register custom strategy jars, parse the rules (Redis-backed where they say so), banner
  *   6 LIMIT       the servlet and method limiters go into the bridge; the transformer learns the rules
  *   7 WARM UP     the weaver's one-time work (first, before 5: the application's first woven class may
- *                 come before the rules) and the first request's (after 6), before the application needs it
+ *                 come before the rules)
  *   8 RUN         reload log and re-weaving, JFR events' listeners, file watcher, JMX and the Prometheus
  *                 endpoint if asked (both after the first request)
+ *   9 WARM UP     the first servlet request's one-time work, once a servlet or filter class is woven (never on
+ *                 stacks without one: WebFlux, gRPC, Quarkus), before the container serves
  * </pre>
  *
- * A file that may name classes ({@code method:}, {@code jaxrs:}) or {@code strict=true} runs 5 and 6 in premain
- * before 4 (classes a rule names must be recognised as they load; strict must stop the JVM before the
- * application runs), then 8; there is no gate and no warm-up. Invalid rules do not stop the application (it
- * starts unprotected and the watcher picks up the fixed file) unless {@code strict=true}.
+ * {@code strict=true}, and a late attach with rules that may name classes ({@code method:}, {@code jaxrs:}), run
+ * 5 and 6 in premain before 4 (strict must stop the JVM before the application runs; a late attach weaves the
+ * loaded classes the rules name at installation), then 8; there is no gate and no warm-up. Otherwise classes a
+ * rule names that load before the parse ends are remembered and woven after it. Invalid rules do not stop the
+ * application (it starts unprotected and the watcher picks up the fixed file) unless {@code strict=true}.
  *
  * <p>Why each place: no JMX in premain (an early platform MBean server breaks some servers, e.g. WildFly); JUL is
  * set up first, before any other thread of ours can ask for it (a LogManager initialising on the application's
@@ -242,7 +245,7 @@ public final class Startup {
         MetricsStarter.start(args.prometheus(), holder, store, log);
     }
 
-    /** Phases 5-8 off the application's main thread (a class, not a lambda: nothing to spin in premain). */
+    /** Phases 5-9 off the application's main thread (a class, not a lambda: nothing to spin in premain). */
     private static final class RulesThread implements Runnable {
 
         private final Startup startup;
@@ -257,8 +260,8 @@ public final class Startup {
          * The weaver's warm-up first: a framework class woven by name (gRPC's call handlers) can load while the
          * rules are parsed, and would otherwise load ASM on the application's thread. Then the rules and the
          * banner (a request that waits for the rules finds the banner printed, so even a short-lived application
-         * shows it); then the first request's warm-up, which nothing waits for, while the application is still
-         * starting.
+         * shows it). Last, the first request's warm-up, which nothing waits for: it waits (this thread parks) for
+         * the first woven servlet or filter, so only a servlet container, still starting, pays for it.
          */
         @Override
         public void run() {
@@ -276,8 +279,13 @@ public final class Startup {
                 gate.failed(); // waiting requests and calls go on (unchecked) at once
                 return;
             }
-            ServletWarmUp.run(holder.current());
             startup.run(holder);
+            try {
+                startup.transformer.servlets().await();
+            } catch (InterruptedException e) {
+                return; // the JVM is stopping: no request will come
+            }
+            ServletWarmUp.run(holder.current());
         }
     }
 }

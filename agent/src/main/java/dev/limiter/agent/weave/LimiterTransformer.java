@@ -39,6 +39,7 @@ public final class LimiterTransformer implements ClassFileTransformer {
     /** The {@link WeaveTarget#EXACT_CLASSES} targets this transformer weaves, each in its one named class. */
     private final int exactMask;
     private final ApiVisibility apis = new ApiVisibility();
+    private final ServletSighting servlets = new ServletSighting();
     private final SuperTypes superTypes = new SuperTypes();
     private volatile ClassWeaver weaver;
     private final ThreadLocal<Boolean> busy = new ThreadLocal<>();
@@ -83,6 +84,11 @@ public final class LimiterTransformer implements ClassFileTransformer {
      */
     public void rulesLoaded(RuleSetHolder holder) {
         namingRules = holder;
+    }
+
+    /** Told when the first servlet or filter class is woven. */
+    public ServletSighting servlets() {
+        return servlets;
     }
 
     /** The rules that say which classes to weave, or null until they are known. */
@@ -227,6 +233,9 @@ public final class LimiterTransformer implements ClassFileTransformer {
                         ? weaver().weave(loader, binaryName, classFile, targets,
                                 holder == null ? RuleSet.empty() : holder.current(), declared)
                         : EntryPointWeaver.weave(classFile, targets);
+                if ((targets & WeaveTarget.SERVLETS) != 0) {
+                    servlets.sight();
+                }
                 onWoven.accept(binaryName);
                 return woven;
             } finally {

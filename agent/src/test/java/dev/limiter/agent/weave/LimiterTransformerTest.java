@@ -132,6 +132,29 @@ class LimiterTransformerTest {
         assertThat(mentions(named, METHOD_ENTRY)).isTrue();
         assertThat(mentions(ClassFiles.of(Counter.class), METHOD_ENTRY)).isFalse();
         assertThat(woven).containsExactly(CatchAllMapper.class.getName(), Counter.class.getName());
+        assertThat(transformer.servlets().seen()).as("a mapper and a named class are not servlets").isFalse();
+    }
+
+    @Test
+    void theFirstWovenServletOrFilterIsSightedForTheRequestWarmUp() throws Exception {
+        LimiterTransformer transformer = transformer(null);
+        assertThat(transform(transformer, loader, FakeHttp.class)).isNull();
+        assertThat(transform(transformer, loader, JakartaHello.class)).isNull();
+        assertThat(transformer.servlets().seen()).as("nothing woven yet").isFalse();
+
+        Thread warmUp = new Thread(() -> {
+            try {
+                transformer.servlets().await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        warmUp.setDaemon(true);
+        warmUp.start();
+        assertThat(transform(transformer, loader, JakartaPassFilter.class)).isNotNull();
+        assertThat(transformer.servlets().seen()).isTrue();
+        warmUp.join(10_000);
+        assertThat(warmUp.isAlive()).as("the waiting thread went on").isFalse();
     }
 
     @Test
