@@ -64,7 +64,8 @@ class PackagedAgentJarLayoutTest {
         assertThat(result.exit()).as(result.err()).isZero();
         assertThat(result.out()).contains("bridge-loader=null", "delegate-installed=true",
                 "visible dev.limiter.agent.startup.Startup=false", "visible dev.limiter.rules.RuleSet=false",
-                "visible dev.limiter.shaded.bytebuddy.ByteBuddy=false", "visible net.bytebuddy.ByteBuddy=false",
+                "visible dev.limiter.shaded.bytebuddy.jar.asm.ClassReader=false",
+                "visible net.bytebuddy.jar.asm.ClassReader=false",
                 "visible dev.limiter.shaded.snakeyaml.parser.ParserImpl=false",
                 "visible org.yaml.snakeyaml.parser.ParserImpl=false", "resource inst=false",
                 "first-request-rejected=false");

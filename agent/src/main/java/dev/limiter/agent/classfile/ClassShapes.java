@@ -12,7 +12,6 @@ import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Type;
-import net.bytebuddy.utility.OpenedClassReader;
 
 /**
  * Reads {@link ClassShape}s with ASM from class files: the class being woven from the bytes the JVM hands over,
@@ -156,7 +155,7 @@ public final class ClassShapes {
 
     private ClassShape parse(byte[] classFile) {
         ShapeReader reader = new ShapeReader();
-        OpenedClassReader.of(classFile).accept(reader, PARSING);
+        ClassReaders.of(classFile).accept(reader, PARSING);
         return new ClassShape(reader.name, reader.access, reader.superName, reader.interfaces, reader.annotations,
                 reader.methods);
     }
@@ -176,7 +175,7 @@ public final class ClassShapes {
         final List<MethodShape> methods = new ArrayList<>();
 
         ShapeReader() {
-            super(OpenedClassReader.ASM_API);
+            super(ClassReaders.API);
         }
 
         @Override
@@ -211,7 +210,7 @@ public final class ClassShapes {
             List<AnnotationShape> own = new ArrayList<>(0);
             List<List<AnnotationShape>> onParameters = new ArrayList<>(0);
             methods.add(new MethodShape(name, descriptor, access, thrown, own, onParameters));
-            return new MethodVisitor(OpenedClassReader.ASM_API) {
+            return new MethodVisitor(ClassReaders.API) {
                 @Override
                 public AnnotationVisitor visitAnnotation(String annotation, boolean visible) {
                     return annotation(annotation, visible, own);
@@ -235,7 +234,7 @@ public final class ClassShapes {
             }
             int at = into.size();
             into.add(new AnnotationShape(type, null));
-            return new AnnotationVisitor(OpenedClassReader.ASM_API) {
+            return new AnnotationVisitor(ClassReaders.API) {
                 @Override
                 public void visit(String element, Object value) {
                     if ("value".equals(element) && value instanceof String) {

@@ -1,5 +1,6 @@
 package dev.limiter.agent.method;
 
+import dev.limiter.agent.classfile.ClassReaders;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -11,7 +12,6 @@ import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
-import net.bytebuddy.utility.OpenedClassReader;
 
 /**
  * The {@code @Limit} annotations of one class, read from its class file (never from a loaded class: the agent
@@ -38,7 +38,7 @@ public final class LimitDeclarations {
     /** The class's annotations, or null if neither it nor any of its methods carries {@code @Limit}. */
     public static LimitDeclarations read(byte[] classFile) {
         LimitDeclarations found = new LimitDeclarations();
-        ClassReader reader = OpenedClassReader.of(classFile);
+        ClassReader reader = ClassReaders.of(classFile);
         reader.accept(found.new Reader(), ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
         return found.onClass == null && found.onMethods.isEmpty() ? null : found;
     }
@@ -85,7 +85,7 @@ public final class LimitDeclarations {
     private final class Reader extends ClassVisitor {
 
         Reader() {
-            super(OpenedClassReader.ASM_API);
+            super(ClassReaders.API);
         }
 
         @Override
@@ -111,7 +111,7 @@ public final class LimitDeclarations {
                 // woven if annotated, or (public) if the class is: what SitePlanner decides from the description
                 bodies.add(new Object[] {name, descriptor, (access & Opcodes.ACC_PUBLIC) != 0});
             }
-            return new MethodVisitor(OpenedClassReader.ASM_API) {
+            return new MethodVisitor(ClassReaders.API) {
                 @Override
                 public AnnotationVisitor visitAnnotation(String annotation, boolean visible) {
                     if (!DESCRIPTOR.equals(annotation)) {
@@ -130,7 +130,7 @@ public final class LimitDeclarations {
         private final Map<String, Object> values;
 
         Values(Map<String, Object> values) {
-            super(OpenedClassReader.ASM_API);
+            super(ClassReaders.API);
             this.values = values;
         }
 

@@ -71,12 +71,6 @@ public final class Startup {
     private static final String BANNER_SOURCE = Startup.class.getName();
     private static final String BANNER_METHOD = "parse";
 
-    /**
-     * Byte Buddy's "never use sun.misc.Unsafe" switch, under our relocated name (so it concerns our copy only).
-     * We inject no classes, so we never need Unsafe; without it Java 24+ prints a deprecation warning.
-     */
-    static final String BYTE_BUDDY_SAFE = "dev.limiter.shaded.bytebuddy.safe";
-
     private final Instrumentation inst;
     private final boolean attached;
     private final long started = System.nanoTime();
@@ -98,9 +92,6 @@ public final class Startup {
      * loaded already and need retransforming.
      */
     public static void run(String rawArgs, Instrumentation inst, boolean attached) {
-        if (System.getProperty(BYTE_BUDDY_SAFE) == null) {
-            System.setProperty(BYTE_BUDDY_SAFE, "true");
-        }
         new Startup(inst, attached).start(rawArgs);
     }
 

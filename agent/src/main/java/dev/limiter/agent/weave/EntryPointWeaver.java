@@ -1,11 +1,11 @@
 package dev.limiter.agent.weave;
 
+import dev.limiter.agent.classfile.ClassReaders;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
-import net.bytebuddy.utility.OpenedClassReader;
 
 /**
  * Weaves the container entry points {@link WeaveTarget} describes, servlet and filter {@code service} /
@@ -32,7 +32,7 @@ final class EntryPointWeaver {
      * null if the class declares none of them (nothing to change).
      */
     static byte[] weave(byte[] classFile, int targets) {
-        ClassReader reader = OpenedClassReader.of(classFile);
+        ClassReader reader = ClassReaders.of(classFile);
         ClassWriter writer = new ClassWriter(reader, 0);
         Visitor visitor = new Visitor(writer, targets);
         reader.accept(visitor, ClassReader.EXPAND_FRAMES);

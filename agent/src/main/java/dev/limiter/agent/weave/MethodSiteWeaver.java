@@ -1,5 +1,6 @@
 package dev.limiter.agent.weave;
 
+import dev.limiter.agent.classfile.ClassReaders;
 import dev.limiter.agent.method.SiteToWeave;
 import java.util.HashMap;
 import java.util.List;
@@ -9,7 +10,6 @@ import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
-import net.bytebuddy.utility.OpenedClassReader;
 
 /**
  * Weaves {@link MethodSiteAdvice} into the methods of one class that rules or {@code @Limit} name, with plain
@@ -34,7 +34,7 @@ final class MethodSiteWeaver {
         for (SiteToWeave site : sites) {
             byMethod.put(site.name() + site.descriptor(), site);
         }
-        ClassReader reader = OpenedClassReader.of(classFile);
+        ClassReader reader = ClassReaders.of(classFile);
         MaxLocals maxLocals = new MaxLocals(byMethod);
         reader.accept(maxLocals, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
         ClassWriter writer = new ClassWriter(reader, 0);

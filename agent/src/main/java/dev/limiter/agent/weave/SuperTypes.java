@@ -1,5 +1,6 @@
 package dev.limiter.agent.weave;
 
+import dev.limiter.agent.classfile.ClassReaders;
 import dev.limiter.agent.classfile.ClassShapes;
 import java.util.Collections;
 import java.util.Map;
@@ -7,7 +8,6 @@ import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.Opcodes;
-import net.bytebuddy.utility.OpenedClassReader;
 
 /**
  * Which {@link WeaveTarget} types a class implements, found by reading only the headers of class files (super
@@ -33,7 +33,7 @@ final class SuperTypes {
      * {@code loader} (not null). Interfaces match nothing: only classes are woven.
      */
     int of(ClassLoader loader, String internalName, byte[] classFile) {
-        ClassReader reader = OpenedClassReader.of(classFile);
+        ClassReader reader = ClassReaders.of(classFile);
         if ((reader.getAccess() & Opcodes.ACC_INTERFACE) != 0) {
             return 0;
         }
@@ -85,7 +85,7 @@ final class SuperTypes {
             return known;
         }
         byte[] classFile = ClassShapes.classFile(loader, internalName);
-        int bits = classFile == null ? 0 : fromHeader(loader, cache, OpenedClassReader.of(classFile), depth);
+        int bits = classFile == null ? 0 : fromHeader(loader, cache, ClassReaders.of(classFile), depth);
         cache.put(internalName, bits);
         return bits;
     }

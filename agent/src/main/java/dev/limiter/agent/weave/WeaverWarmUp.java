@@ -1,9 +1,9 @@
 package dev.limiter.agent.weave;
 
+import dev.limiter.agent.classfile.ClassReaders;
 import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
-import net.bytebuddy.utility.OpenedClassReader;
 
 /**
  * Weaves a synthetic servlet once on the agent's own thread, so the application's first servlet or filter class
@@ -28,7 +28,7 @@ public final class WeaverWarmUp {
             for (WeaveTarget target : new WeaveTarget[] {WeaveTarget.SERVLET_JAVAX, WeaveTarget.SERVLET_JAKARTA}) {
                 byte[] servlet = syntheticServlet(target);
                 if (EntryPointNames.mayDeclare(servlet, target.bit)) {
-                    OpenedClassReader.of(servlet).getInterfaces(); // what SuperTypes reads
+                    ClassReaders.of(servlet).getInterfaces(); // what SuperTypes reads
                     EntryPointWeaver.weave(servlet, target.bit);
                 }
             }
