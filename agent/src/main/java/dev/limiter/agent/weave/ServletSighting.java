@@ -11,11 +11,9 @@ public final class ServletSighting {
 
     private final CountDownLatch woven = new CountDownLatch(1);
 
-    /** A servlet or filter class was woven (the transformer, on the loading thread: a volatile read after once). */
+    /** A servlet or filter class was woven (the transformer, on the loading thread; a no-op after the first). */
     void sight() {
-        if (woven.getCount() != 0) {
-            woven.countDown();
-        }
+        woven.countDown();
     }
 
     /** True once a servlet or filter class was woven. */

@@ -274,6 +274,7 @@ abstract class AbstractLimiterServerTest {
         assertRejected(http.get("/api/items/reload"), "reload", 3600);
 
         ScenarioRules raised = current.withReloadLimit(50);
+        String raisedPolicy = "\"reload\";q=50;w=3600";
         long start = System.nanoTime();
         rules.write(raised.render(rules.nextVersion()));
         // live means admitted under the new rules: a 200 that states the new limit (a 200 alone could still be
@@ -281,13 +282,13 @@ abstract class AbstractLimiterServerTest {
         await("limit 2 -> 50 is live").atMost(RELOAD_TIMEOUT).pollInterval(POLL)
                 .until(() -> {
                     HttpResponse<String> answer = http.get("/api/items/reload");
-                    return answer.statusCode() == 200 && "\"reload\";q=50;w=3600".equals(policy(answer));
+                    return answer.statusCode() == 200 && raisedPolicy.equals(policy(answer));
                 });
         System.out.printf("%s: reload applied after %d ms%n", app(), (System.nanoTime() - start) / 1_000_000);
         current = raised;
         HttpResponse<String> response = http.get("/api/items/reload");
         assertThat(response.statusCode()).as(describe(response)).isEqualTo(200);
-        assertThat(policy(response)).isEqualTo("\"reload\";q=50;w=3600");
+        assertThat(policy(response)).isEqualTo(raisedPolicy);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.limiter.rules.compile;
 
 import dev.limiter.core.KeyedLimiter;
+import dev.limiter.core.OnFull;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.rules.LimiterFactory;
 import dev.limiter.rules.Rule;
@@ -38,8 +39,8 @@ final class LiveState {
     private final List<LimitConfig> reusedConfigs = new ArrayList<>();
     private final List<YamlNode> reusedAt = new ArrayList<>();
     private final List<String> reusedRule = new ArrayList<>();
-    /** The surviving rules' state changes, made by {@link #commit} after the limiters took their new limits. */
-    private final List<Runnable> survivorChanges = new ArrayList<>();
+    /** The surviving rules' states, changed by {@link #commit} after their limiters took their new limits. */
+    private final List<Survivor> survivors = new ArrayList<>();
 
     private LiveState(LimiterFactory factory, FileProblems problems) {
         this.factory = factory;
@@ -68,9 +69,9 @@ final class LiveState {
      * {@code on-full} and mode. Call once, as the last step before the new set is published.
      */
     void commit() {
-        reconfigureAll(reused, reusedConfigs, reusedAt, reusedRule);
-        for (Runnable change : survivorChanges) {
-            change.run();
+        reconfigureAll();
+        for (Survivor survivor : survivors) {
+            survivor.apply();
         }
     }
 
@@ -127,22 +128,37 @@ final class LiveState {
                         draft.store());
                 state.slots(slots, first); // a new state: no rule in force reads it
             } else {
-                boolean fileChangedMode = olds[i].fileMode() != draft.mode();
-                RuleState kept = state;
-                survivorChanges.add(() -> {
-                    for (KeyedLimiter limiter : slots.values()) {
-                        limiter.onFull(draft.onFull()); // kept state, the file's choice for new keys
-                    }
-                    if (fileChangedMode) {
-                        kept.modeOverride(null); // the file changed the mode: the file wins
-                    }
-                    kept.slots(slots, first);
-                });
+                Set<String> overrides = new HashSet<>();
+                for (PolicyDraft.Override override : draft.policy().overrides()) {
+                    overrides.add(override.name());
+                }
+                survivors.add(new Survivor(state, slots, first, draft.onFull(), olds[i].fileMode() != draft.mode(),
+                        overrides));
             }
             Policy policy = policy(draft, state, slots);
             rules.add(new Rule(draft.id(), i, draft.target(), draft.paths(), draft.patterns(), draft.methodBits(),
                     draft.httpMethods(), draft.classGlob(), draft.methodGlob(), draft.key(), draft.mode(),
                     draft.onError(), draft.throwClass(), state, policy));
+        }
+    }
+
+    /**
+     * What a surviving rule's state takes on {@link #commit}: its limiters by slot, the file's {@code on-full} for
+     * new keys, the file's mode if the file changed it (a mode set over JMX then goes), and only the counters of
+     * the overrides the file still has. A record, not a lambda: the first load runs while the application starts.
+     */
+    private record Survivor(RuleState state, Map<String, KeyedLimiter> slots, KeyedLimiter first, OnFull onFull,
+            boolean fileChangedMode, Set<String> overrides) {
+
+        void apply() {
+            for (KeyedLimiter limiter : slots.values()) {
+                limiter.onFull(onFull);
+            }
+            if (fileChangedMode) {
+                state.modeOverride(null);
+            }
+            state.slots(slots, first);
+            state.keepOverrides(overrides);
         }
     }
 
@@ -172,25 +188,19 @@ final class LiveState {
         }
     }
 
-    /**
-     * The compiled policy of {@code draft} over its live limiters; the counters of overrides the file no longer has
-     * are dropped on {@link #commit}.
-     */
-    private Policy policy(RuleDraft draft, RuleState state, Map<String, KeyedLimiter> slots) {
+    /** The compiled policy of {@code draft} over its live limiters. */
+    private static Policy policy(RuleDraft draft, RuleState state, Map<String, KeyedLimiter> slots) {
         PolicyDraft policy = draft.policy();
         List<Slot> all = slots(draft);
         Tier main = tier(draft.id(), "", policy.limits().size(), all, slots, state.stats());
         PolicyOverride[] overrides = new PolicyOverride[policy.overrides().size()];
-        Set<String> names = new HashSet<>();
         for (int i = 0; i < overrides.length; i++) {
             PolicyDraft.Override override = policy.overrides().get(i);
             RuleStats stats = state.overrideStats(override.name());
             Tier tier = override.limits().isEmpty() ? Tier.unlimited(override.name(), stats)
                     : tier(draft.id(), override.name(), override.limits().size(), all, slots, stats);
             overrides[i] = new PolicyOverride(override.keys(), override.when(), tier);
-            names.add(override.name());
         }
-        survivorChanges.add(() -> state.keepOverrides(names));
         return new Policy(policy.match(), policy.unless().toArray(new Condition[0]), main, overrides, policy.cost(),
                 policy.costArgument(), policy.maxWaitNanos(), policy.maxWaiters());
     }
@@ -215,14 +225,13 @@ final class LiveState {
      * check, so only a limiter with limits of its own (a store's) can refuse here; then the limiters changed so
      * far get their previous configuration back and the load fails at the refusing limit.
      */
-    private void reconfigureAll(List<KeyedLimiter> limiters, List<LimitConfig> configs, List<YamlNode> at,
-            List<String> ruleIds) {
+    private void reconfigureAll() {
         List<KeyedLimiter> changed = new ArrayList<>();
         List<LimitConfig> before = new ArrayList<>();
-        for (int i = 0; i < limiters.size(); i++) {
-            KeyedLimiter limiter = limiters.get(i);
+        for (int i = 0; i < reused.size(); i++) {
+            KeyedLimiter limiter = reused.get(i);
             LimitConfig old = limiter.config();
-            LimitConfig next = configs.get(i);
+            LimitConfig next = reusedConfigs.get(i);
             if (old.sameLimits(next)) {
                 continue;
             }
@@ -236,8 +245,8 @@ final class LiveState {
                         // it ran with these limits a moment ago: nothing better to put back
                     }
                 }
-                problems.add(at.get(i), "rule '" + ruleIds.get(i) + "': its limiter refuses the new limits ("
-                        + reason(e) + "); no rule was changed");
+                problems.add(reusedAt.get(i), "rule '" + reusedRule.get(i) + "': its limiter refuses the new"
+                        + " limits (" + reason(e) + "); no rule was changed");
                 problems.throwIfAny();
             }
             changed.add(limiter);
