@@ -2,6 +2,7 @@ package dev.limiter.rules;
 
 import dev.limiter.rules.key.ClientIpResolver;
 import dev.limiter.rules.match.HttpMethods;
+import dev.limiter.rules.match.NameGlob;
 import dev.limiter.rules.match.PathPattern;
 import dev.limiter.rules.match.PathTrie;
 import dev.limiter.rules.response.ResponseSpec;
@@ -9,8 +10,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One immutable snapshot of the rules file, compiled for the request path.
@@ -35,6 +38,8 @@ public final class RuleSet {
     private final Rule[] methodRules;
     private final Rule[] jaxrsRules;
     private final Rule[] grpcRules;
+    /** The distinct {@link NameGlob#internalPrefix}es of the class globs of the method and JAX-RS rules. */
+    private final String[] classPrefixes;
     private final int httpRuleCount;
     private final Map<String, Integer> lines;
 
@@ -86,6 +91,7 @@ public final class RuleSet {
         this.methodRules = methods.toArray(new Rule[0]);
         this.jaxrsRules = jaxrs.toArray(new Rule[0]);
         this.grpcRules = grpc.toArray(new Rule[0]);
+        this.classPrefixes = classPrefixes(methodRules, jaxrsRules);
         this.httpRuleCount = httpRules;
     }
 
@@ -209,6 +215,33 @@ public final class RuleSet {
     /** True if some {@code jaxrs:} rule's class glob matches {@code className}. Allocation-free. */
     public boolean namesJaxrsClass(String className) {
         return namesClass(jaxrsRules, className);
+    }
+
+    /**
+     * The transformer's first test of every class loaded, on the internal name the JVM gives it ({@code a/b/C}):
+     * false means no {@code method:} or {@code jaxrs:} rule names the class, decided without converting the name
+     * or running a glob (one {@code startsWith} per distinct literal prefix; most of an application's classes
+     * differ from every prefix within a few characters). True means {@link #namesMethodClass} or
+     * {@link #namesJaxrsClass} decide. Allocation-free.
+     */
+    public boolean mayNameInternalClass(String internalName) {
+        for (String prefix : classPrefixes) {
+            if (internalName.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String[] classPrefixes(Rule[] methods, Rule[] jaxrs) {
+        Set<String> prefixes = new LinkedHashSet<>();
+        for (Rule[] kind : new Rule[][] {methods, jaxrs}) {
+            for (Rule rule : kind) {
+                prefixes.add(rule.classGlob().internalPrefix());
+            }
+        }
+        // an empty prefix (a glob that starts wild) admits every name: the others add nothing
+        return prefixes.contains("") ? new String[] {""} : prefixes.toArray(new String[0]);
     }
 
     /** The number of {@code method:} and {@code jaxrs:} rules, to size {@link #matchMethod}'s array. */

@@ -8,8 +8,8 @@ import dev.limiter.rules.key.KeySpec;
 import org.junit.jupiter.api.Test;
 
 /**
- * The name tests the agent runs while classes load ({@link RuleSet#namesMethodClass}, {@link
- * RuleSet#namesJaxrsClass}) and the keys {@code jaxrs:} rules may use.
+ * The name tests the agent runs while classes load ({@link RuleSet#mayNameInternalClass}, then {@link
+ * RuleSet#namesMethodClass}, {@link RuleSet#namesJaxrsClass}) and the keys {@code jaxrs:} rules may use.
  */
 class MethodRuleMatchingTest {
 
@@ -29,6 +29,32 @@ class MethodRuleMatchingTest {
         assertThat(RULES.namesJaxrsClass("com.acme.mail.SmtpMailer")).isFalse();
         assertThat(RuleSet.empty().namesMethodClass("com.acme.mail.SmtpMailer")).isFalse();
         assertThat(RULES.maxMethodMatches()).isEqualTo(1);
+    }
+
+    @Test
+    void theFirstTestRejectsOnTheInternalNameWhatNoRuleCanName() {
+        // the literal prefixes are com/acme/mail/ (mailer) and com/acme/ (orders)
+        assertThat(RULES.mayNameInternalClass("org/springframework/web/Handler")).isFalse();
+        assertThat(RULES.mayNameInternalClass("com/acm")).isFalse();
+        assertThat(RULES.mayNameInternalClass("com.acme.mail.SmtpMailer")).isFalse(); // a binary name is not asked
+        assertThat(RuleSet.empty().mayNameInternalClass("com/acme/mail/SmtpMailer")).isFalse();
+        RuleSet wild = TestRules.parse("version: 1\nrules:\n"
+                + "  - id: services\n    match: { method: { class: '*Service' } }\n    limit: 5\n    window: 1s\n");
+        assertThat(wild.mayNameInternalClass("org/x/OrderService")).isTrue();
+        assertThat(wild.mayNameInternalClass("Other")).isTrue();
+    }
+
+    @Test
+    void theFirstTestNeverRejectsAClassARuleNames() {
+        String[] names = {"com.acme.mail.SmtpMailer", "com.acme.mail.Mailer", "com.acme.mail.smtp.SmtpMailer",
+            "com.acme.OrderResource", "com.acme.a.b.OrderResource", "com.acme.a.OrderResource$1",
+            "com.acmeX.OrderResource", "com.OrderResource", "org.acme.mail.SmtpMailer"};
+        for (String name : names) {
+            boolean named = RULES.namesMethodClass(name) || RULES.namesJaxrsClass(name);
+            boolean may = RULES.mayNameInternalClass(name.replace('.', '/'));
+            assertThat(!named || may).as(name).isTrue();
+            assertThat(may).as(name).isEqualTo(name.startsWith("com.acme."));
+        }
     }
 
     @Test

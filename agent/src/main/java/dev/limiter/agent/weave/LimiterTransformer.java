@@ -206,7 +206,8 @@ public final class LimiterTransformer implements ClassFileTransformer {
             }
             if (holder != null) {
                 RuleSet current = holder.current();
-                if (current.maxMethodMatches() > 0) {
+                // most classes are rejected on their internal name, before it is converted or a glob runs
+                if (current.mayNameInternalClass(internalName)) {
                     binaryName = internalName.replace('/', '.');
                     named = current.namesMethodClass(binaryName) || current.namesJaxrsClass(binaryName);
                 }

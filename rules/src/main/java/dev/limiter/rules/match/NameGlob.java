@@ -19,6 +19,8 @@ public final class NameGlob {
 
     private final String pattern;
     private final String literalPrefix;
+    /** {@link #literalPrefix} as the prefix of an internal class name ({@code com/acme/}). */
+    private final String internalPrefix;
     private final boolean exact;
     private final String[] segments;
     private final boolean[] deep;
@@ -33,6 +35,7 @@ public final class NameGlob {
         int wildcard = firstWildcard(pattern);
         this.exact = wildcard < 0;
         this.literalPrefix = wildcard < 0 ? pattern : pattern.substring(0, wildcard);
+        this.internalPrefix = literalPrefix.replace('.', '/');
     }
 
     /**
@@ -90,6 +93,15 @@ public final class NameGlob {
     /** The text before the first wildcard: every matching name starts with it (empty if the glob starts wild). */
     public String literalPrefix() {
         return literalPrefix;
+    }
+
+    /**
+     * {@link #literalPrefix} in the form of an internal class name ({@code com/acme/Mail} for {@code com.acme.Mail*}):
+     * every internal name ({@code a/b/C}, as a class file transformer is given it) of a class this glob matches
+     * starts with it. A name glob holds no {@code /}, so the two forms map one to one.
+     */
+    public String internalPrefix() {
+        return internalPrefix;
     }
 
     /** True if the glob has no wildcard: it matches exactly one name. */
