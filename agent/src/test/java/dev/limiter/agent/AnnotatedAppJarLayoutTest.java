@@ -8,6 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.Opcodes;
+import net.bytebuddy.jar.asm.commons.ClassRemapper;
+import net.bytebuddy.jar.asm.commons.SimpleRemapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -105,5 +110,19 @@ class AnnotatedAppJarLayoutTest {
         Result ok = run(List.of(java(), "-jar", agentJar(), "validate", "--classpath=" + good));
         assertThat(ok.exit()).as(ok.err()).isZero();
         assertThat(ok.out()).contains("classpath: 1 annotated method, 0 problems");
+
+        // the agent does not look for @Limit in a library's package: validate says so instead of listing it
+        Path library = dir.resolve("library");
+        Files.createDirectories(library.resolve("org/springframework/limitertest"));
+        ClassWriter renamed = new ClassWriter(0);
+        new ClassReader(Files.readAllBytes(Path.of(testClasses(), "annotest", "Reports.class"))).accept(
+                new ClassRemapper(renamed, new SimpleRemapper(Opcodes.ASM9, "annotest/Reports",
+                        "org/springframework/limitertest/Reports")), 0);
+        Files.write(library.resolve("org/springframework/limitertest/Reports.class"), renamed.toByteArray());
+        Result ignored = run(List.of(java(), "-jar", agentJar(), "validate", "--classpath=" + library));
+        assertThat(ignored.exit()).as(ignored.err()).isEqualTo(1);
+        assertThat(ignored.err()).containsOnlyOnce("org.springframework.limitertest.Reports#daily: @Limit is not read"
+                + " in the classes of a library package (org.springframework.); limit the method with a method: rule");
+        assertThat(ignored.out()).doesNotContain("Reports#daily:");
     }
 }

@@ -3,6 +3,7 @@ package dev.limiter.agent.cli;
 import dev.limiter.agent.method.LimitDeclarations;
 import dev.limiter.agent.startup.StrategyJars;
 import dev.limiter.agent.weave.AnnotationPresence;
+import dev.limiter.agent.weave.LibraryPackages;
 import dev.limiter.core.clock.SystemClock;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RulesException;
@@ -165,7 +166,16 @@ final class ClasspathValidation {
             if (declared == null) {
                 return;
             }
+            // the agent does not look for @Limit in these packages: an annotation there would never take effect
+            String library = LibraryPackages.prefixOf(declared.className().replace('.', '/'));
             for (Map.Entry<String[], Map<String, Object>> method : declared.woven().entrySet()) {
+                if (library != null) {
+                    err.println(declared.className() + "#" + method.getKey()[0] + ": @Limit is not read in the"
+                            + " classes of a library package (" + library.replace('/', '.') + "); limit the method"
+                            + " with a method: rule");
+                    problems++;
+                    continue;
+                }
                 method(declared.className(), method.getKey()[0], method.getValue());
             }
         }

@@ -21,7 +21,7 @@ import java.util.function.Consumer;
  * ({@link EntryPointNames}), and only then are its class-file header and those of its super types read
  * ({@link SuperTypes}); a class a {@code method:} or {@code jaxrs:} rule names is recognised by name, a class
  * carrying {@code @Limit} by the annotation's descriptor in its constant pool ({@link AnnotationPresence}) and
- * then its class file. Servlets, filters and mappers are woven by {@link EntryPointWeaver}; the classes rules
+ * then its class file (not in the classes of known libraries: {@link LibraryPackages}). Servlets, filters and mappers are woven by {@link EntryPointWeaver}; the classes rules
  * or annotations name by {@link ClassWeaver}, which reads their class files and writes their code with ASM too.
  *
  * <p>Only method bodies change (classes stay retransformable), a failure is logged (throttled) and leaves the
@@ -192,9 +192,18 @@ public final class LimiterTransformer implements ClassFileTransformer {
                 }
             }
             visible &= targetMask;
-            // one walk of the constant pool: entry-point names, and the descriptor of @Limit (parsed only if there)
-            int scan = visible != 0 ? EntryPointNames.scan(classFile, visible)
-                    : AnnotationPresence.mayDeclare(classFile) ? EntryPointNames.ANNOTATED : 0;
+            // one walk of the constant pool: entry-point names, and the descriptor of @Limit (parsed only if there);
+            // the classes of known libraries are not looked at for @Limit (LibraryPackages)
+            int scan;
+            if (visible != 0) {
+                scan = EntryPointNames.scan(classFile, visible);
+                if (LibraryPackages.contains(internalName)) {
+                    scan &= ~EntryPointNames.ANNOTATED;
+                }
+            } else {
+                scan = !LibraryPackages.contains(internalName) && AnnotationPresence.mayDeclare(classFile)
+                        ? EntryPointNames.ANNOTATED : 0;
+            }
             boolean candidate = (scan & EntryPointNames.ENTRY_POINT) != 0;
             boolean mayBeAnnotated = (scan & EntryPointNames.ANNOTATED) != 0;
             String binaryName = null;
