@@ -13,7 +13,7 @@ package dev.limiter.agent.weave;
  */
 public final class LibraryPackages {
 
-    /** Internal-name prefixes ({@code org/springframework/}), the biggest libraries first within each letter. */
+    /** Internal-name prefixes ({@code org/springframework/}), grouped by first letter. */
     static final String[] PREFIXES = {
         "org/springframework/", "org/apache/", "org/eclipse/", "org/jboss/", "org/hibernate/", "org/glassfish/",
         "org/slf4j/", "org/yaml/", "org/aspectj/", "org/objectweb/", "org/reactivestreams/", "org/aopalliance/",

@@ -21,8 +21,9 @@ import java.util.function.Consumer;
  * ({@link EntryPointNames}), and only then are its class-file header and those of its super types read
  * ({@link SuperTypes}); a class a {@code method:} or {@code jaxrs:} rule names is recognised by name, a class
  * carrying {@code @Limit} by the annotation's descriptor in its constant pool ({@link AnnotationPresence}) and
- * then its class file (not in the classes of known libraries: {@link LibraryPackages}). Servlets, filters and mappers are woven by {@link EntryPointWeaver}; the classes rules
- * or annotations name by {@link ClassWeaver}, which reads their class files and writes their code with ASM too.
+ * then its class file (not in the classes of known libraries: {@link LibraryPackages}). Servlets, filters and
+ * mappers are woven by {@link EntryPointWeaver}; the classes rules or annotations name by {@link ClassWeaver},
+ * which reads their class files and writes their code with ASM too.
  *
  * <p>Only method bodies change (classes stay retransformable), a failure is logged (throttled) and leaves the
  * class unchanged, and re-entrant calls on one thread (a class loaded while this transformer runs) are passed
