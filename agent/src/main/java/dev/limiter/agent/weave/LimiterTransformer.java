@@ -195,16 +195,10 @@ public final class LimiterTransformer implements ClassFileTransformer {
             visible &= targetMask;
             // one walk of the constant pool: entry-point names, and the descriptor of @Limit (parsed only if there);
             // the classes of known libraries are not looked at for @Limit (LibraryPackages)
-            int scan;
-            if (visible != 0) {
-                scan = EntryPointNames.scan(classFile, visible);
-                if (LibraryPackages.contains(internalName)) {
-                    scan &= ~EntryPointNames.ANNOTATED;
-                }
-            } else {
-                scan = !LibraryPackages.contains(internalName) && AnnotationPresence.mayDeclare(classFile)
-                        ? EntryPointNames.ANNOTATED : 0;
-            }
+            boolean library = LibraryPackages.contains(internalName);
+            int scan = visible != 0
+                    ? EntryPointNames.scan(classFile, visible) & (library ? ~EntryPointNames.ANNOTATED : ~0)
+                    : !library && AnnotationPresence.mayDeclare(classFile) ? EntryPointNames.ANNOTATED : 0;
             boolean candidate = (scan & EntryPointNames.ENTRY_POINT) != 0;
             boolean mayBeAnnotated = (scan & EntryPointNames.ANNOTATED) != 0;
             String binaryName = null;

@@ -9,8 +9,8 @@ package dev.limiter.rules.match;
  * ({@code com.acme.**.*Service} matches {@code com.acme.OrderService} and {@code com.acme.a.b.OrderService};
  * {@code com.acme.**} matches every class under {@code com.acme}),
  * {@code ?} one character other than a dot; everything else is literal ({@code $} for nested classes too).
- * {@link #literalPrefix()} and {@link #isExact()} let the agent build a cheap name pre-filter
- * ({@code nameStartsWith}, {@code named}) before this full match runs.
+ * {@link #internalPrefix()} lets the agent reject most classes being loaded on their internal name before this
+ * full match runs ({@code RuleSet.mayNameInternalClass}).
  */
 public final class NameGlob {
 
@@ -19,8 +19,6 @@ public final class NameGlob {
 
     private final String pattern;
     private final String literalPrefix;
-    /** {@link #literalPrefix} as the prefix of an internal class name ({@code com/acme/}). */
-    private final String internalPrefix;
     private final boolean exact;
     private final String[] segments;
     private final boolean[] deep;
@@ -35,7 +33,6 @@ public final class NameGlob {
         int wildcard = firstWildcard(pattern);
         this.exact = wildcard < 0;
         this.literalPrefix = wildcard < 0 ? pattern : pattern.substring(0, wildcard);
-        this.internalPrefix = literalPrefix.replace('.', '/');
     }
 
     /**
@@ -101,20 +98,12 @@ public final class NameGlob {
      * starts with it. A name glob holds no {@code /}, so the two forms map one to one.
      */
     public String internalPrefix() {
-        return internalPrefix;
+        return literalPrefix.replace('.', '/');
     }
 
     /** True if the glob has no wildcard: it matches exactly one name. */
     public boolean isExact() {
         return exact;
-    }
-
-    /**
-     * The cheap first test: false means {@link #matches} is false too (the name lacks the literal prefix), so
-     * the agent can reject most class names with one {@code startsWith}.
-     */
-    public boolean couldMatch(String name) {
-        return name.startsWith(literalPrefix);
     }
 
     /**
