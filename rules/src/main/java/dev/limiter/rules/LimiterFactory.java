@@ -17,9 +17,25 @@ import dev.limiter.core.strategy.Strategies;
  */
 public interface LimiterFactory {
 
-    /** In-JVM limiters for every rule. */
-    LimiterFactory LOCAL = (ruleId, store, strategy, config, maxKeys, onFull) ->
-            LocalKeyedLimiter.create(strategy, config, maxKeys, onFull);
+    /**
+     * In-JVM limiters for every rule. A class, not a lambda: the agent compiles rules while the application
+     * starts, and a lambda's first use spins classes and method handles (the JIT then compiles the JDK's
+     * lambda machinery).
+     */
+    LimiterFactory LOCAL = new LocalLimiters();
+
+    /** {@link #LOCAL}. */
+    final class LocalLimiters implements LimiterFactory {
+
+        private LocalLimiters() {
+        }
+
+        @Override
+        public KeyedLimiter create(String ruleId, StoreSpec store, RateLimitStrategy strategy, LimitConfig config,
+                int maxKeys, OnFull onFull) {
+            return LocalKeyedLimiter.create(strategy, config, maxKeys, onFull);
+        }
+    }
 
     /**
      * A new limiter for a rule.

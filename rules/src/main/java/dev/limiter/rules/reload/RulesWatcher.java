@@ -46,7 +46,7 @@ public final class RulesWatcher implements AutoCloseable {
         this.holder = holder;
         this.pollMillis = Math.max(10, pollInterval.toMillis());
         this.debounceMillis = Math.max(0, debounce.toMillis());
-        this.thread = new Thread(this::run, "limiter-rules-watcher");
+        this.thread = new Thread(new Loop(this), "limiter-rules-watcher");
         this.thread.setDaemon(true);
     }
 
@@ -185,6 +185,24 @@ public final class RulesWatcher implements AutoCloseable {
             }
             key.pollEvents();
             key.reset();
+        }
+    }
+
+    /**
+     * The thread's body. A class, not {@code this::run}: the watcher starts while the application does, and a
+     * method reference's first use spins classes and method handles.
+     */
+    private static final class Loop implements Runnable {
+
+        private final RulesWatcher watcher;
+
+        Loop(RulesWatcher watcher) {
+            this.watcher = watcher;
+        }
+
+        @Override
+        public void run() {
+            watcher.run();
         }
     }
 }
