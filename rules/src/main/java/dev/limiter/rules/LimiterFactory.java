@@ -4,7 +4,6 @@ import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.OnFull;
 import dev.limiter.core.RateLimitStrategy;
-import dev.limiter.core.store.LocalKeyedLimiter;
 import dev.limiter.core.strategy.Strategies;
 
 /**
@@ -17,25 +16,8 @@ import dev.limiter.core.strategy.Strategies;
  */
 public interface LimiterFactory {
 
-    /**
-     * In-JVM limiters for every rule. A class, not a lambda: the agent compiles rules while the application
-     * starts, and a lambda's first use spins classes and method handles (the JIT then compiles the JDK's
-     * lambda machinery).
-     */
-    LimiterFactory LOCAL = new LocalLimiters();
-
-    /** {@link #LOCAL}. */
-    final class LocalLimiters implements LimiterFactory {
-
-        private LocalLimiters() {
-        }
-
-        @Override
-        public KeyedLimiter create(String ruleId, StoreSpec store, RateLimitStrategy strategy, LimitConfig config,
-                int maxKeys, OnFull onFull) {
-            return LocalKeyedLimiter.create(strategy, config, maxKeys, onFull);
-        }
-    }
+    /** In-JVM limiters for every rule. */
+    LimiterFactory LOCAL = new LocalLimiterFactory();
 
     /**
      * A new limiter for a rule.
