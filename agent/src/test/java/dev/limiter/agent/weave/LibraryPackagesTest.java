@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.jar.asm.Opcodes;
@@ -49,6 +54,20 @@ class LibraryPackagesTest {
             assertThat(seen.add(prefix)).as(prefix).isTrue();
             assertThat(LibraryPackages.prefixOf(prefix + "Type")).isEqualTo(prefix);
         }
+    }
+
+    /** docs/annotations.md lists the packages for users: exactly these, so the list cannot drift from the code. */
+    @Test
+    void theUserDocsListExactlyThesePackages() throws Exception {
+        String doc = Files.readString(Path.of("../docs/annotations.md"));
+        String section = doc.substring(doc.indexOf("## Where annotations are read"));
+        section = section.substring(0, section.indexOf("A method in one of them"));
+        List<String> documented = new ArrayList<>();
+        Matcher name = Pattern.compile("`([a-z][a-z0-9.]*)`").matcher(section);
+        while (name.find()) {
+            documented.add(name.group(1).replace('.', '/') + "/");
+        }
+        assertThat(documented).containsExactlyInAnyOrderElementsOf(Arrays.asList(LibraryPackages.PREFIXES));
     }
 
     @Test
