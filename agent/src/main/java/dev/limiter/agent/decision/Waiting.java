@@ -1,5 +1,7 @@
 package dev.limiter.agent.decision;
 
+import dev.limiter.core.Outcome;
+import dev.limiter.rules.Rule;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -69,5 +71,25 @@ public final class Waiting {
             }
             LockSupport.parkNanos(Waiting.class, left);
         }
+    }
+
+    /**
+     * After an admitting decision: parks for the wait the call's {@code on-limit: wait} rules reserved, if any, and
+     * forgets the reservations. If the thread is interrupted meanwhile (the server is stopping), the reserved
+     * permits and those held above {@code base} go back, the interrupt flag is set again, the call's outcome says
+     * "retry now", and the rule that made it wait is returned: the caller rejects the call in its name. Null when
+     * the call may go on.
+     */
+    public static Rule awaitReserved(Call call, int base) {
+        if (call.waitNanos > 0 && !park(call.waitNanos)) {
+            Rule waited = call.waitRule;
+            call.refundReservations();
+            call.permits.releaseTo(base);
+            Thread.currentThread().interrupt();
+            Outcome.reject(call.out, 0, System.currentTimeMillis(), 0, 0);
+            return waited;
+        }
+        call.clearReservations();
+        return null;
     }
 }

@@ -1,6 +1,10 @@
 package dev.limiter.agent.grpc;
 
+import dev.limiter.agent.http.ErasedHandles;
+import dev.limiter.agent.http.RequestView;
 import java.lang.invoke.MethodHandle;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.net.SocketAddress;
@@ -21,7 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>A grpc-java lacking one of these (older than any we know of) leaves {@link #supported} false; the reason is
  * logged once by the caller and calls run unlimited.
  */
-final class GrpcApi {
+final class GrpcApi extends RequestView {
 
     private static final ClassValue<GrpcApi> BY_CALL_CLASS = new ClassValue<>() {
         @Override
@@ -55,6 +59,7 @@ final class GrpcApi {
     }
 
     private GrpcApi(ClassLoader loader) {
+        super("grpc-java", NO_PRINCIPAL | NO_PATH);
         this.loader = loader;
         MethodHandle[] h = new MethodHandle[10];
         Object[] status = new Object[1];
@@ -113,28 +118,37 @@ final class GrpcApi {
         h[8] = lookup.findVirtual(statusType, "withDescription", MethodType.methodType(statusType, String.class));
         h[9] = lookup.findVirtual(call, "close", MethodType.methodType(void.class, statusType, metadata));
         status[0] = lookup.findStaticGetter(statusType, "RESOURCE_EXHAUSTED", statusType).invoke();
-        for (int i = 0; i < h.length; i++) {
-            h[i] = h[i].asType(erased(h[i].type()));
-        }
-    }
-
-    /** Library types become {@code Object}; JDK types and primitives stay as they are. */
-    static MethodType erased(MethodType type) {
-        MethodType result = type;
-        for (int i = 0; i < type.parameterCount(); i++) {
-            if (!isJdk(type.parameterType(i))) {
-                result = result.changeParameterType(i, Object.class);
-            }
-        }
-        return isJdk(type.returnType()) ? result : result.changeReturnType(Object.class);
-    }
-
-    private static boolean isJdk(Class<?> type) {
-        return type.isPrimitive() || type.isArray() || type.getClassLoader() == null;
+        ErasedHandles.eraseAll(h);
     }
 
     static Class<?> type(String name, ClassLoader loader) throws ClassNotFoundException {
-        return Class.forName(name, false, loader);
+        return ErasedHandles.type(name, loader);
+    }
+
+    // ---- the call as the key reader sees it: the request is the thread's GrpcCallScratch (call and metadata)
+
+    /** The last value of metadata entry {@code name} of the call being decided, or null. */
+    @Override
+    public String header(Object scratch, String name) throws Throwable {
+        return metadata(((GrpcCallScratch) scratch).headers(), name);
+    }
+
+    /** The metadata entry's value: grpc-java keeps the last of repeated entries, a proxy's own. */
+    @Override
+    public String headerLines(Object scratch, String name) throws Throwable {
+        return header(scratch, name);
+    }
+
+    /** The transport's remote {@link InetAddress}, or null. */
+    @Override
+    public Object peer(Object scratch) throws Throwable {
+        SocketAddress remote = remoteAddress(((GrpcCallScratch) scratch).call());
+        return remote instanceof InetSocketAddress inet ? inet.getAddress() : null;
+    }
+
+    @Override
+    public String peerText(Object peer) {
+        return ((InetAddress) peer).getHostAddress();
     }
 
     // ---- the call

@@ -1,10 +1,11 @@
 package dev.limiter.agent.grpc;
 
-import dev.limiter.agent.decision.AddressText;
 import dev.limiter.agent.decision.Call;
+import dev.limiter.agent.http.ClientAddress;
+import dev.limiter.agent.http.HttpKeys;
+import dev.limiter.agent.http.PeerCache;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
-import java.net.InetAddress;
 
 /**
  * Per-thread buffers for one gRPC call's decision (a server thread starts many calls, one at a time), reused so
@@ -20,7 +21,7 @@ final class GrpcCallScratch extends Call {
     private RuleSet lastRules;
     private int lastCount;
 
-    private final AddressText peerText = new AddressText();
+    private final PeerCache peers = new PeerCache();
 
     final GrpcTrailers trailers = new GrpcTrailers();
 
@@ -55,9 +56,14 @@ final class GrpcCallScratch extends Call {
         return matched;
     }
 
-    /** The text of the peer address, kept while the same address keeps coming ({@link AddressText}). */
-    String peerText(InetAddress peer) {
-        return peerText.of(peer);
+    /** The call being decided (the key reader's view of it is {@link GrpcApi}'s). */
+    Object call() {
+        return call;
+    }
+
+    /** The metadata of the call being decided. */
+    Object headers() {
+        return headers;
     }
 
     void begin(RuleSet rules, GrpcApi api, Object call, Object headers) {
@@ -78,26 +84,26 @@ final class GrpcCallScratch extends Call {
 
     @Override
     protected String key(Rule rule, int index) throws Throwable {
-        return GrpcKeys.key(rule, rules, api, call, headers, this);
+        return HttpKeys.key(rule, rules, api, this, null, peers);
     }
 
     /** A condition's header ({@code headers:}): the call's metadata entry of that name. */
     @Override
     public String header(String name) throws Throwable {
-        return api.metadata(headers, name);
+        return api.header(this, name);
     }
 
     /** A condition's client address, after the trusted proxies. */
     @Override
     public String clientAddress() throws Throwable {
-        return GrpcKeys.clientAddress(rules.clientIp(), api, call, headers, this);
+        return ClientAddress.of(rules.clientIp(), api, this, peers);
     }
 
     // isUserInRole stays false: grpc-java has no user before the service runs (docs/rules.md)
 
     @Override
     protected String missingKey(Rule rule, int index) {
-        return GrpcKeys.missing(rule);
+        return HttpKeys.missing(rule, api);
     }
 
     @Override

@@ -2,7 +2,8 @@ package dev.limiter.agent.grpc;
 
 import dev.limiter.agent.decision.Decider;
 import dev.limiter.agent.diagnostics.ThrottledLog;
-import dev.limiter.agent.jmx.JmxGate;
+import dev.limiter.agent.http.FirstRequest;
+import dev.limiter.agent.http.PermitRelease;
 import dev.limiter.bootstrap.GrpcBridge;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.ReactiveDelegate;
@@ -15,7 +16,7 @@ import dev.limiter.rules.reload.RuleSetHolder;
  * The gRPC adapter of the decision, called from the woven {@code startCall} of grpc-java's stub handlers through
  * {@link GrpcBridge}, once per call (unary and streaming alike), before the service method runs: match the
  * current {@code grpc:} rules on the full service name and the method name, run the {@link Decider}, and either
- * let the call start (concurrency permits handed to a {@link CallRelease} that the listener returned to
+ * let the call start (concurrency permits handed to a {@link PermitRelease} that the listener returned to
  * grpc-java runs when the call ends, cancel included) or close the call with {@code RESOURCE_EXHAUSTED} and its
  * {@code retry-after} trailer and return a listener that ignores the rest of the call.
  *
@@ -35,7 +36,6 @@ public final class GrpcLimiter implements ReactiveDelegate {
     private final RuleSetHolder holder;
     private final ThrottledLog log;
     private final Decider decider;
-    private volatile boolean served;
 
     public GrpcLimiter(RuleSetHolder holder, ThrottledLog log) {
         this.holder = holder;
@@ -50,10 +50,7 @@ public final class GrpcLimiter implements ReactiveDelegate {
 
     @Override
     public Object onExchangeStart(Object call, Object headers) {
-        if (!served) { // the servlet adapter opens the gate at its first request; a gRPC server has none
-            served = true;
-            JmxGate.firstRequestServed();
-        }
+        FirstRequest.seen();
         RuleSet rules = holder.current();
         if (rules.maxGrpcMatches() == 0 || call == null) {
             return null; // no gRPC rule: do not touch the call at all
@@ -82,7 +79,7 @@ public final class GrpcLimiter implements ReactiveDelegate {
                 return reject(api, call, rules, rejecting, scratch);
             }
             if (scratch.permits.height() > 0) {
-                GrpcBridge.hold(new CallRelease(scratch.permits.takeAll(), api));
+                GrpcBridge.hold(new PermitRelease(scratch.permits, api));
             }
             return null;
         } finally {
@@ -113,13 +110,13 @@ public final class GrpcLimiter implements ReactiveDelegate {
 
     @Override
     public Object onExchangeReturn(Object listener, Object token) {
-        CallRelease release = (CallRelease) token;
+        PermitRelease release = (PermitRelease) token;
         if (listener == null) { // grpc-java throws on a null listener: the call is over as far as we can tell
             release.run();
             return null;
         }
         try {
-            return release.api.listeners().releasing(listener, release);
+            return ((GrpcApi) release.binding).listeners().releasing(listener, release);
         } catch (Throwable t) {
             release.run();
             LimiterBridge.countInternalError();
@@ -130,6 +127,6 @@ public final class GrpcLimiter implements ReactiveDelegate {
 
     @Override
     public void onExchangeFailed(Object token) {
-        ((CallRelease) token).run();
+        ((PermitRelease) token).run();
     }
 }

@@ -1,5 +1,6 @@
 package dev.limiter.agent.grpc;
 
+import dev.limiter.agent.http.PermitRelease;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -15,7 +16,7 @@ import net.bytebuddy.jar.asm.Opcodes;
  *   <li>{@value #REJECTED}: a listener that does nothing, for a call the agent has closed with
  *       {@code RESOURCE_EXHAUSTED} ({@code startCall} must return a listener; null makes grpc-java throw).</li>
  *   <li>{@value #RELEASING}: a {@code ForwardingServerCallListener.SimpleForwardingServerCallListener} over the
- *       service's own listener that runs a JDK {@link Runnable} (the call's {@link CallRelease}) first in
+ *       service's own listener that runs a JDK {@link Runnable} (the call's {@link PermitRelease}) first in
  *       {@code onComplete} and {@code onCancel}: grpc-java calls exactly one of them when the call ends, however it
  *       ends (closed by the service, cancelled by the client, deadline, transport gone).</li>
  * </ul>
@@ -103,7 +104,7 @@ final class GrpcListeners {
      * }
      * </pre>
      * The release runs first so a service whose own {@code onCancel} throws still gives its permits back; it never
-     * throws ({@link CallRelease#run}).
+     * throws ({@link PermitRelease#run}).
      */
     private static byte[] releasingListener() {
         String self = RELEASING.replace('.', '/');

@@ -1,5 +1,6 @@
 package dev.limiter.agent.jmx;
 
+import dev.limiter.agent.http.FirstRequest;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -23,15 +24,15 @@ public final class JmxGate {
      */
     static final long SETTLE_MILLIS = 250;
 
-    /** Opened by the agent's servlet delegate when the first request ends. */
-    static final CountDownLatch FIRST_REQUEST = new CountDownLatch(1);
+    /** Opened at the first request ({@link FirstRequest}: the servlet delegate opens it when that request ends). */
+    static final CountDownLatch FIRST_REQUEST = FirstRequest.LATCH;
 
     private JmxGate() {
     }
 
     /** The application has served a request: registration may start. Idempotent. */
     public static void firstRequestServed() {
-        FIRST_REQUEST.countDown();
+        FirstRequest.served();
     }
 
     /** True once a first request has been served. */

@@ -77,16 +77,10 @@ public final class MethodLimiter implements MethodDelegate {
         if (rejecting != null) {
             return rejection(site, rules, rejecting, scratch.out, scratch.rejectText);
         }
-        if (scratch.waitNanos > 0 && !Waiting.park(scratch.waitNanos)) {
-            // interrupted: the reserved permits go back, the call is rejected, and the interrupt stays visible
-            Rule waited = scratch.waitRule;
-            scratch.refundReservations();
-            scratch.permits.releaseTo(base);
-            Thread.currentThread().interrupt();
-            Outcome.reject(scratch.out, 0, System.currentTimeMillis(), 0, 0);
-            return rejection(site, rules, waited, scratch.out, waited.headerText());
+        Rule interrupted = Waiting.awaitReserved(scratch, base);
+        if (interrupted != null) { // the reserved permits went back; the interrupt stays visible
+            return rejection(site, rules, interrupted, scratch.out, interrupted.headerText());
         }
-        scratch.clearReservations();
         return scratch.permits.height() > base ? scratch.mark(base) : null;
     }
 

@@ -1,9 +1,8 @@
 package dev.limiter.agent.servlet;
 
-import dev.limiter.agent.decision.HeldPermits;
+import dev.limiter.agent.http.PermitRelease;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Gives back the concurrency permits of an asynchronous request when it really ends, not when its first
@@ -17,12 +16,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class AsyncRelease implements InvocationHandler {
 
-    private final HeldPermits permits;
+    private final PermitRelease permits;
     private final ServletApi api;
     private final Object request;
-    private final AtomicBoolean released = new AtomicBoolean();
 
-    private AsyncRelease(HeldPermits permits, ServletApi api, Object request) {
+    private AsyncRelease(PermitRelease permits, ServletApi api, Object request) {
         this.permits = permits;
         this.api = api;
         this.request = request;
@@ -30,18 +28,16 @@ final class AsyncRelease implements InvocationHandler {
 
     /** Takes over the permits held in {@code scratch} (which is left holding none). */
     static AsyncRelease takeFrom(RequestScratch scratch, ServletApi api, Object request) {
-        return new AsyncRelease(scratch.permits.takeAll(), api, request);
+        return new AsyncRelease(new PermitRelease(scratch.permits, api), api, request);
     }
 
     /** Gives the permits back, once; never throws. */
     void release() {
-        if (released.compareAndSet(false, true)) {
-            permits.releaseTo(0);
-        }
+        permits.release();
     }
 
     boolean isReleased() {
-        return released.get();
+        return permits.released();
     }
 
     @Override
@@ -49,7 +45,7 @@ final class AsyncRelease implements InvocationHandler {
         switch (method.getName()) {
             case "onComplete", "onError", "onTimeout" -> release();
             case "onStartAsync" -> {
-                if (!released.get()) {
+                if (!permits.released()) {
                     api.addAsyncListener(request, this);
                 }
             }

@@ -2,6 +2,10 @@ package dev.limiter.agent.servlet;
 
 import dev.limiter.agent.servlet.shape.AsyncListener;
 import dev.limiter.agent.servlet.shape.DispatcherType;
+import dev.limiter.agent.http.HttpExchange;
+import dev.limiter.agent.http.HttpServerApi;
+import dev.limiter.agent.http.RequestView;
+import dev.limiter.agent.http.RequestViews;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -25,10 +29,19 @@ import java.util.logging.Logger;
  * ({@link ConstantServletCalls}) as static finals, so the JIT inlines each call like a direct one; held in this
  * object's fields they would stay indirect calls through lambda forms.
  *
+ * <p>It is the servlet containers' binding of the HTTP gate ({@link HttpServerApi}): every getter and setter the gate
+ * and its key reader use, the first-dispatch test that counts a request once, and the rejection written to the
+ * response's output stream. Permits stay with the request's thread until its outermost entry exits (or move to
+ * an {@link AsyncRelease} when the servlet went async), so {@link #holdUntilEnd} has nothing to do.
+ *
  * <p>Instances are immutable and cached per request class ({@link #of}). {@link #UNSUPPORTED} stands for
  * requests that are not HTTP (or whose API could not be resolved): they are never limited.
  */
-final class ServletApi {
+final class ServletApi extends HttpServerApi {
+
+    /** The request attribute that marks a request as counted on containers without a dispatcher type. */
+    static final String COUNTED = "dev.limiter.counted";
+    private static final String SERVER = "servlet container";
 
     static final ServletApi UNSUPPORTED = new ServletApi();
 
@@ -41,13 +54,12 @@ final class ServletApi {
         }
     };
 
-    final boolean supported;
     private final ServletCalls calls;
     private final Object requestDispatch;
     private final Class<?> asyncListenerType;
 
     private ServletApi() {
-        supported = false;
+        super(SERVER, 0, new IllegalArgumentException("not an HTTP servlet request"));
         calls = null;
         requestDispatch = null;
         asyncListenerType = null;
@@ -58,6 +70,7 @@ final class ServletApi {
      * which has no {@code DispatcherType} and no async processing, the 3.0 methods are left unbound (null).
      */
     ServletApi(Class<?> req, Class<?> res) throws ReflectiveOperationException, IOException {
+        super(SERVER, 0, null);
         MethodHandle[] handles;
         Object initial;
         Class<?> listenerType;
@@ -73,7 +86,6 @@ final class ServletApi {
         requestDispatch = initial;
         asyncListenerType = listenerType;
         calls = constantCalls(handles);
-        supported = true;
     }
 
     /** The handles of the methods the API has had since {@code version}, in {@link ServletMethod}'s order. */
@@ -106,6 +118,15 @@ final class ServletApi {
         MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClassWithClassData(template, handles, true);
         return (ServletCalls) hidden.lookupClass().getDeclaredConstructor().newInstance();
     }
+
+    /** Finds this binding for a servlet request (the request woven methods run in); null for any other. */
+    static final RequestViews.Lookup LOOKUP = new RequestViews.Lookup() {
+        @Override
+        public RequestView viewOf(Object request) {
+            ServletApi api = of(request);
+            return api.supported ? api : null;
+        }
+    };
 
     /** The accessors for {@code request}'s class; {@link #UNSUPPORTED} for non-HTTP requests. */
     static ServletApi of(Object request) {
@@ -151,7 +172,8 @@ final class ServletApi {
         return Enum.valueOf((Class) type.asSubclass(Enum.class), name);
     }
 
-    String method(Object request) throws Throwable {
+    @Override
+    public String method(Object request) throws Throwable {
         return calls.getMethod(request);
     }
 
@@ -161,7 +183,8 @@ final class ServletApi {
      * prefix mappings such as {@code /api/*}, where both parts are non-empty ({@link JoinedPath} avoids that on
      * the request path).
      */
-    String path(Object request) throws Throwable {
+    @Override
+    public String path(Object request) throws Throwable {
         String servletPath = servletPath(request);
         String pathInfo = pathInfo(request);
         if (servletPath == null || servletPath.isEmpty()) {
@@ -178,12 +201,14 @@ final class ServletApi {
         return calls.getPathInfo(request);
     }
 
-    String header(Object request, String name) throws Throwable {
+    @Override
+    public String header(Object request, String name) throws Throwable {
         return calls.getHeader(request, name);
     }
 
     /** Every line of a header joined with {@code ", "}, or null if absent (allocates: rare paths only). */
-    String headerLines(Object request, String name) throws Throwable {
+    @Override
+    public String headerLines(Object request, String name) throws Throwable {
         java.util.Enumeration<?> lines = calls.getHeaders(request, name);
         if (lines == null || !lines.hasMoreElements()) {
             return null;
@@ -199,21 +224,31 @@ final class ServletApi {
         return joined.toString();
     }
 
-    String parameter(Object request, String name) throws Throwable {
+    @Override
+    public String parameter(Object request, String name) throws Throwable {
         return calls.getParameter(request, name);
     }
 
-    String remoteAddr(Object request) throws Throwable {
+    /** The peer's address text as the container formats it. */
+    @Override
+    public Object peer(Object request) throws Throwable {
         return calls.getRemoteAddr(request);
     }
 
+    @Override
+    public String peerText(Object peer) {
+        return (String) peer;
+    }
+
     /** True if the authenticated user has {@code role}. */
-    boolean isUserInRole(Object request, String role) throws Throwable {
+    @Override
+    public boolean isUserInRole(Object request, String role) throws Throwable {
         return calls.isUserInRole(request, role);
     }
 
     /** The authenticated user's name, or null. */
-    String principal(Object request) throws Throwable {
+    @Override
+    public String principal(Object request) throws Throwable {
         Principal principal = calls.getUserPrincipal(request);
         return principal == null ? null : principal.getName();
     }
@@ -227,15 +262,16 @@ final class ServletApi {
      * that calls a servlet's {@code service} directly (not through a dispatcher) on another thread with the
      * same request would count it again; no container or framework we test does that.
      */
-    boolean firstDispatch(Object request, String marker) throws Throwable {
+    @Override
+    public boolean firstDispatch(Object request) throws Throwable {
         Object type = calls.getDispatcherType(request);
         if (type != null) {
             return type == requestDispatch;
         }
-        if (attribute(request, marker) != null) {
+        if (attribute(request, COUNTED) != null) {
             return false;
         }
-        attribute(request, marker, Boolean.TRUE);
+        attribute(request, COUNTED, Boolean.TRUE);
         return true;
     }
 
@@ -247,15 +283,18 @@ final class ServletApi {
         calls.setAttribute(request, name, value);
     }
 
-    boolean committed(Object response) throws Throwable {
+    @Override
+    public boolean committed(Object response) throws Throwable {
         return calls.isCommitted(response);
     }
 
-    void status(Object response, int status) throws Throwable {
+    @Override
+    public void status(Object response, int status) throws Throwable {
         calls.setStatus(response, status);
     }
 
-    void header(Object response, String name, String value) throws Throwable {
+    @Override
+    public void setHeader(Object response, String name, String value) throws Throwable {
         calls.setHeader(response, name, value);
     }
 
@@ -280,5 +319,29 @@ final class ServletApi {
 
     OutputStream body(Object response) throws Throwable {
         return calls.getOutputStream(response);
+    }
+
+    @Override
+    public Object writeRejection(Object response, byte[] body, String contentType) throws Throwable {
+        if (body.length > 0) {
+            if (contentType != null) {
+                contentType(response, contentType);
+            }
+            OutputStream stream = body(response);
+            stream.write(body);
+            stream.flush();
+        }
+        return WRITTEN;
+    }
+
+    /** The servlet is skipped even when its rejection could not be written: the container completes the response. */
+    @Override
+    public Object unwritableRejection() {
+        return WRITTEN;
+    }
+
+    /** The permits stay with the request's thread until its outermost entry exits ({@link ServletLimiter}). */
+    @Override
+    public void holdUntilEnd(Object request, HttpExchange exchange) {
     }
 }

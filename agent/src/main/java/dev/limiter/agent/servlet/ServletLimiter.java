@@ -1,30 +1,28 @@
 package dev.limiter.agent.servlet;
 
-import dev.limiter.agent.decision.Decider;
-import dev.limiter.agent.decision.Waiting;
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.http.HttpGate;
+import dev.limiter.agent.http.RequestViews;
 import dev.limiter.bootstrap.BridgeDelegate;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.RequestFrame;
-import dev.limiter.core.Outcome;
-import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.reload.RuleSetHolder;
 
 /**
- * The servlet adapter of the decision: for the outermost servlet/filter entry of a request, match the current
- * rules, run the {@link Decider} over them, and either let the request through (with rate-limit headers) or
- * write the rejection and skip the servlet.
+ * The servlet entry: the outermost servlet/filter entry of a request hands it to the {@link HttpGate} through
+ * {@link ServletApi}, which either lets it through (with rate-limit headers) or writes the rejection, and then the
+ * servlet is skipped.
  *
  * <p>The rules are read from the holder on every request, so a reload changes behaviour without re-weaving;
  * with no HTTP rule at all the request is not even looked at. Each request is counted once: the bridge's depth
  * guard covers nesting on one thread, and only the container's first dispatch of a request counts (async,
- * error and re-dispatches that enter on a new thread or at depth 0 do not; {@link ServletApi#firstDispatch}).
+ * error and re-dispatches that enter on a new thread or at depth 0 do not; {@code ServletApi.firstDispatch}).
  *
  * <p>A rule with {@code on-limit: wait} (and its {@code max-waiters}) reserves the request's permit for the time it
- * accrues; the container's thread then parks until then ({@link Waiting}) before the servlet runs: the cost of a
+ * accrues; the container's thread then parks until then before the servlet runs: the cost of a
  * thread per waiting request is the operator's explicit choice, cheap on virtual threads. An interrupt gives the
- * permit back and answers 429.
+ * permit back and answers 429 (the gate's {@code Waiting.awaitReserved}).
  *
  * <p>Allowed path: no locks, no logging, buffers (and the last match) reused from {@link RequestScratch};
  * rate-limit header values come from the rule's kept texts, so only a value never sent before costs a string
@@ -33,83 +31,29 @@ import dev.limiter.rules.reload.RuleSetHolder;
 public final class ServletLimiter implements BridgeDelegate {
 
     /** Request attribute that marks a request as already counted (public for the benchmarks). */
-    public static final String COUNTED = "dev.limiter.counted";
+    public static final String COUNTED = ServletApi.COUNTED;
 
-    private final RuleSetHolder holder;
+    private final HttpGate gate;
     private final ThrottledLog log;
-    private final Decider decider;
-    private final RejectionWriter writer = new RejectionWriter();
     private final ScratchPool scratchPool = new ScratchPool();
 
     public ServletLimiter(RuleSetHolder holder, ThrottledLog log) {
-        this.holder = holder;
+        this.gate = new HttpGate(holder, log, false);
         this.log = log;
-        this.decider = new Decider(log);
     }
 
     @Override
     public boolean onRequestStart(RequestFrame frame) {
-        RuleSet rules = holder.current();
-        if (rules.maxHttpMatches() == 0) {
-            return false; // no HTTP rule: do not touch the request at all
+        RuleSet rules = gate.httpRules();
+        if (rules == null) {
+            return false;
         }
         Object request = frame.request();
         ServletApi api = ServletApi.of(request);
         if (!api.supported) {
-            return false;
+            return false; // not an HTTP request: quietly not limited
         }
-        RequestScratch scratch = scratch(frame);
-        String path;
-        int count;
-        try {
-            if (!api.firstDispatch(request, COUNTED)) {
-                return false;
-            }
-            path = scratch.paths.path(api, request);
-            String method = api.method(request);
-            count = scratch.match(rules, method, path);
-        } catch (Throwable t) {
-            LimiterBridge.countInternalError();
-            log.warn("limiter: could not match the request; it is allowed", t);
-            return false;
-        }
-        if (count == 0) {
-            return false;
-        }
-        try {
-            return decide(api, request, frame.response(), rules, path, scratch, count);
-        } finally {
-            scratch.end();
-        }
-    }
-
-    private boolean decide(ServletApi api, Object request, Object response, RuleSet rules, String path,
-            RequestScratch scratch, int count) {
-        scratch.begin(rules, api, request, path);
-        int base = scratch.permits.height();
-        Rule rejecting = decider.decide(scratch.matched(), count, scratch);
-        if (rejecting != null) {
-            writer.reject(api, response, rules.response(), rejecting, scratch.rejectText, scratch.out, scratch.headers,
-                    log);
-            return true;
-        }
-        if (scratch.waitNanos > 0 && !Waiting.park(scratch.waitNanos)) {
-            // interrupted (the container is stopping): the reserved permits go back, the request gets the 429
-            Rule waited = scratch.waitRule;
-            scratch.refundReservations();
-            scratch.permits.releaseTo(base);
-            Thread.currentThread().interrupt();
-            Outcome.reject(scratch.out, 0, System.currentTimeMillis(), 0, 0);
-            writer.reject(api, response, rules.response(), waited, waited.headerText(), scratch.out, scratch.headers,
-                    log);
-            return true;
-        }
-        scratch.clearReservations();
-        if (scratch.bindingRule != null) {
-            writer.headers(api, response, rules.response(), scratch.bindingRule, scratch.bindingText, scratch.binding,
-                    scratch.headers, log);
-        }
-        return false;
+        return gate.check(rules, api, request, frame.response(), scratch(frame)) != null;
     }
 
     /**
@@ -169,6 +113,11 @@ public final class ServletLimiter implements BridgeDelegate {
         }
         frame.scratch(created);
         return created;
+    }
+
+    /** Finds the servlet request a woven method runs in, for its HTTP keys ({@link RequestViews}). */
+    public static RequestViews.Lookup requestLookup() {
+        return ServletApi.LOOKUP;
     }
 
     /** Buffers waiting in the pool for virtual threads (tests). */

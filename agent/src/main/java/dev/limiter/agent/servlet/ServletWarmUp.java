@@ -49,15 +49,15 @@ public final class ServletWarmUp {
     static int exercise(RuleSet rules) throws Throwable {
         ServletApi api = new ServletApi(Request.class, Response.class);
         Exchange exchange = new Exchange();
-        api.firstDispatch(exchange, "limiter.warm-up");
+        api.firstDispatch(exchange);
         api.header(exchange, "X-Forwarded-For");
         api.headerLines(exchange, "X-Forwarded-For");
         api.parameter(exchange, "key");
-        api.remoteAddr(exchange);
+        api.peer(exchange);
         api.principal(exchange);
         api.asyncStarted(exchange);
         api.committed(exchange);
-        api.header(exchange, "RateLimit", "warm-up");
+        api.setHeader(exchange, "RateLimit", "warm-up");
         api.status(exchange, 200);
         api.contentType(exchange, "text/plain");
         api.body(exchange);

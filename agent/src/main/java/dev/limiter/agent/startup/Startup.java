@@ -3,16 +3,16 @@ package dev.limiter.agent.startup;
 import dev.limiter.agent.diagnostics.AgentVersion;
 import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.agent.diagnostics.ThrottledLog;
-import dev.limiter.agent.grpc.GrpcLimiter;
+import dev.limiter.agent.entry.EntryPoint;
+import dev.limiter.agent.entry.EntryWiring;
+import dev.limiter.agent.http.RequestViews;
 import dev.limiter.agent.jfr.FlightEvents;
 import dev.limiter.agent.jfr.FlightRecorderSupport;
 import dev.limiter.agent.jmx.JmxStarter;
 import dev.limiter.agent.jmx.StoreJmx;
 import dev.limiter.agent.method.MethodLimiter;
-import dev.limiter.agent.quarkus.RoutedRequestKeys;
-import dev.limiter.agent.quarkus.VertxRoutingLimiter;
 import dev.limiter.agent.metrics.MetricsStarter;
-import dev.limiter.agent.servlet.ServletKeys;
+import dev.limiter.agent.registry.EntryPoints;
 import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.agent.servlet.ServletWarmUp;
 import dev.limiter.agent.store.RedisLimiterFactory;
@@ -20,7 +20,6 @@ import dev.limiter.agent.store.StoreRetention;
 import dev.limiter.agent.weave.LimiterTransformer;
 import dev.limiter.agent.weave.Reweaver;
 import dev.limiter.agent.weave.WeaverWarmUp;
-import dev.limiter.agent.webflux.WebfluxLimiter;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.SystemClock;
 import dev.limiter.redis.RedisStoreStats;
@@ -206,15 +205,24 @@ public final class Startup {
     }
 
     /**
-     * Phase 6: the limiters into the bridge (methods first: a servlet request may call a woven method), the
-     * servlet and method ones through {@code gate} if requests and calls wait for them. The servlet limiter is
+     * Phase 6: the limiters into the bridge: every registered entry point installs its own ({@link EntryPoints}),
+     * then the woven methods' (reading HTTP keys through the entry points' request views) and the servlets', through
+     * {@code gate} if requests and calls wait for them. The servlet limiter is
      * wrapped until the first request has ended, which opens the JMX gate ({@link FirstRequestDelegate}).
      */
     private void limit(RuleSetHolder holder, StartupGate gate) {
-        MethodLimiter methods = new MethodLimiter(holder, errors, new RoutedRequestKeys(ServletKeys.INSTANCE, errors));
-        WebfluxLimiter.install(holder, errors);
-        GrpcLimiter.install(holder, errors);
-        VertxRoutingLimiter.install(holder, errors);
+        EntryWiring wiring = new EntryWiring(holder, errors);
+        RequestViews.Lookup[] views = new RequestViews.Lookup[EntryPoints.ALL.length];
+        int viewCount = 0;
+        for (EntryPoint entry : EntryPoints.ALL) {
+            entry.install(wiring);
+            RequestViews.Lookup view = entry.requestView(wiring);
+            if (view != null) {
+                views[viewCount++] = view;
+            }
+        }
+        MethodLimiter methods = new MethodLimiter(holder, errors,
+                new RequestViews(java.util.Arrays.copyOf(views, viewCount)));
         FirstRequestDelegate servlets = new FirstRequestDelegate(new ServletLimiter(holder, errors));
         if (gate == null) {
             LimiterBridge.installMethods(methods);

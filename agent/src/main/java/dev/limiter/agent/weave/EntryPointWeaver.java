@@ -70,21 +70,7 @@ final class EntryPointWeaver {
                 return method;
             }
             changed = true;
-            if (target.advice == WeaveTarget.Advice.REACTIVE) {
-                return new ReactiveEntryAdvice(method, owner, descriptor, frames, ReactiveEntryAdvice.BRIDGE);
-            }
-            if (target.advice == WeaveTarget.Advice.GRPC) {
-                return new ReactiveEntryAdvice(method, owner, descriptor, frames, ReactiveEntryAdvice.GRPC_BRIDGE);
-            }
-            if (target.advice == WeaveTarget.Advice.ROUTING) {
-                return new RoutingEntryAdvice(method, owner, descriptor, frames);
-            }
-            if (target.advice == WeaveTarget.Advice.REQUEST_SCOPE) {
-                return new RequestScopeAdvice(method, owner, descriptor, frames);
-            }
-            return target.advice == WeaveTarget.Advice.SERVLET
-                    ? new ServletEntryAdvice(method, owner, descriptor, frames)
-                    : new MapperEntryAdvice(method, owner, descriptor, frames);
+            return Advices.weave(target, method, owner, descriptor, frames);
         }
     }
 }

@@ -25,7 +25,7 @@ public final class WeaverWarmUp {
     /** Runs the transformer's read and weave path once over a synthetic servlet; never throws. */
     public static void run() {
         try {
-            for (WeaveTarget target : new WeaveTarget[] {WeaveTarget.SERVLET_JAVAX, WeaveTarget.SERVLET_JAKARTA}) {
+            for (WeaveTarget target : new WeaveTarget[] {WeaveTarget.named("servlet-javax"), WeaveTarget.named("servlet-jakarta")}) {
                 byte[] servlet = syntheticServlet(target);
                 if (EntryPointNames.mayDeclare(servlet, target.bit)) {
                     ClassReaders.of(servlet).getInterfaces(); // what SuperTypes reads
@@ -39,7 +39,7 @@ public final class WeaverWarmUp {
 
     /** {@code public void service(ServletRequest, ServletResponse)} of the {@code target}'s namespace. */
     static byte[] syntheticServlet(WeaveTarget target) {
-        String pkg = target == WeaveTarget.SERVLET_JAKARTA ? "jakarta/servlet/" : "javax/servlet/";
+        String pkg = target.id.equals("servlet-jakarta") ? "jakarta/servlet/" : "javax/servlet/";
         ClassWriter writer = new ClassWriter(0);
         writer.visit(Opcodes.V11, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, SYNTHETIC, null, "java/lang/Object",
                 new String[] {pkg + "Servlet"});

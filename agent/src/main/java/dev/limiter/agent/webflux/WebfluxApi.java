@@ -1,29 +1,31 @@
 package dev.limiter.agent.webflux;
 
+import dev.limiter.agent.decision.RoutedPaths;
+import dev.limiter.agent.http.ErasedHandles;
+import dev.limiter.agent.http.HeaderLines;
+import dev.limiter.agent.http.HttpExchange;
+import dev.limiter.agent.http.HttpServerApi;
+import dev.limiter.agent.http.PermitRelease;
+import dev.limiter.bootstrap.ReactiveBridge;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The parts of Spring's reactive HTTP API (spring-web 6-7, Reactor) the adapter uses, as method handles found
- * once per request class from the application's own loader: the agent's loader cannot see Spring or Reactor,
- * and the bootstrap bridge hands their objects over as {@code Object}. Every handle is adapted to an erased type
- * ({@code Object} in, JDK types out) and called with {@code invokeExact}, which neither boxes nor allocates.
+ * Spring WebFlux 6-7 (Boot 3-4, any server) as the HTTP gate sees it: the getters and setters of its reactive
+ * {@code ServerHttpRequest} / {@code ServerHttpResponse} ({@link ErasedHandles}, found once per request class), and
+ * the end of an exchange: the {@code Mono<Void>} the handler returned, whose {@code doFinally} gives the permits
+ * back once the response is complete, has failed, or the client went away mid-stream.
  *
- * <p>Why handles and not a helper class compiled against Spring and defined in the application's loader: the
- * agent would have to inject classes into a foreign loader (as OpenTelemetry does), which needs reflection into
- * {@code ClassLoader} or {@code Unsafe}; handles need nothing but public methods. The reactive pieces are only a
- * few: {@code Mono.just}, {@code Mono.doFinally} with a JDK {@link Consumer}, {@code writeWith},
- * {@code setComplete}. The servlet adapter's constant handles in a hidden class per request class (inlined by the
- * JIT) are not done here yet: these are instance fields, called through the handles' lambda forms.
- *
- * <p>An application whose Spring lacks one of these methods (Spring 5: no {@code HttpStatusCode}) is left alone:
- * {@link #supported} is false, and the reason is logged once by the caller.
+ * <p>What WebFlux has before its handler runs: no user (Spring Security supplies the principal later, reactively:
+ * {@code principal} keys fail, roles never hold), and the query string only ({@code param:} never reads the body).
+ * An application whose Spring lacks one of these methods (Spring 5: no {@code HttpStatusCode}) is not supported.
  */
-final class WebfluxApi {
+final class WebfluxApi extends HttpServerApi {
 
     private static final String REQUEST = "org.springframework.http.server.reactive.ServerHttpRequest";
     private static final String RESPONSE = "org.springframework.http.server.reactive.ServerHttpResponse";
@@ -31,13 +33,15 @@ final class WebfluxApi {
     private static final ClassValue<WebfluxApi> BY_REQUEST_CLASS = new ClassValue<>() {
         @Override
         protected WebfluxApi computeValue(Class<?> type) {
-            return new WebfluxApi(type.getClassLoader());
+            MethodHandle[] h = new MethodHandle[19];
+            try {
+                find(type.getClassLoader(), h);
+                return new WebfluxApi(h, null);
+            } catch (Throwable t) {
+                return new WebfluxApi(h, t);
+            }
         }
     };
-
-    final boolean supported;
-    /** Why not {@link #supported}, for the log; null if supported. */
-    final Throwable problem;
 
     private final MethodHandle method;
     private final MethodHandle path;
@@ -64,16 +68,8 @@ final class WebfluxApi {
         return BY_REQUEST_CLASS.get(request.getClass());
     }
 
-    private WebfluxApi(ClassLoader loader) {
-        MethodHandle[] h = new MethodHandle[19];
-        Throwable failure = null;
-        try {
-            find(loader, h);
-        } catch (Throwable t) {
-            failure = t;
-        }
-        supported = failure == null;
-        problem = failure;
+    private WebfluxApi(MethodHandle[] h, Throwable problem) {
+        super("Spring WebFlux", NO_PRINCIPAL | QUERY_PARAMETERS_ONLY, problem);
         method = h[0];
         path = h[1];
         contextPath = h[2];
@@ -97,18 +93,18 @@ final class WebfluxApi {
 
     private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        Class<?> request = Class.forName(REQUEST, false, loader);
-        Class<?> response = Class.forName(RESPONSE, false, loader);
-        Class<?> httpMethod = type("org.springframework.http.HttpMethod", loader);
-        Class<?> requestPath = type("org.springframework.http.server.RequestPath", loader);
-        Class<?> pathContainer = type("org.springframework.http.server.PathContainer", loader);
-        Class<?> headers = type("org.springframework.http.HttpHeaders", loader);
-        Class<?> multiValueMap = type("org.springframework.util.MultiValueMap", loader);
-        Class<?> statusCode = type("org.springframework.http.HttpStatusCode", loader);
-        Class<?> factory = type("org.springframework.core.io.buffer.DataBufferFactory", loader);
-        Class<?> dataBuffer = type("org.springframework.core.io.buffer.DataBuffer", loader);
-        Class<?> mono = type("reactor.core.publisher.Mono", loader);
-        Class<?> publisher = type("org.reactivestreams.Publisher", loader);
+        Class<?> request = ErasedHandles.type(REQUEST, loader);
+        Class<?> response = ErasedHandles.type(RESPONSE, loader);
+        Class<?> httpMethod = ErasedHandles.type("org.springframework.http.HttpMethod", loader);
+        Class<?> requestPath = ErasedHandles.type("org.springframework.http.server.RequestPath", loader);
+        Class<?> pathContainer = ErasedHandles.type("org.springframework.http.server.PathContainer", loader);
+        Class<?> headers = ErasedHandles.type("org.springframework.http.HttpHeaders", loader);
+        Class<?> multiValueMap = ErasedHandles.type("org.springframework.util.MultiValueMap", loader);
+        Class<?> statusCode = ErasedHandles.type("org.springframework.http.HttpStatusCode", loader);
+        Class<?> factory = ErasedHandles.type("org.springframework.core.io.buffer.DataBufferFactory", loader);
+        Class<?> dataBuffer = ErasedHandles.type("org.springframework.core.io.buffer.DataBuffer", loader);
+        Class<?> mono = ErasedHandles.type("reactor.core.publisher.Mono", loader);
+        Class<?> publisher = ErasedHandles.type("org.reactivestreams.Publisher", loader);
 
         h[0] = MethodHandles.filterReturnValue(
                 lookup.findVirtual(request, "getMethod", MethodType.methodType(httpMethod)),
@@ -140,9 +136,7 @@ final class WebfluxApi {
         h[18] = MethodHandles.filterReturnValue(
                 lookup.findVirtual(request, "getURI", MethodType.methodType(java.net.URI.class)),
                 lookup.findVirtual(java.net.URI.class, "getRawPath", MethodType.methodType(String.class)));
-        for (int i = 0; i < h.length; i++) {
-            h[i] = h[i].asType(erased(h[i].type()));
-        }
+        ErasedHandles.eraseAll(h);
     }
 
     /** {@code HttpHeaders.get(String)} (Spring 7) or the {@code Map.get(Object)} of Spring 6's headers. */
@@ -156,40 +150,35 @@ final class WebfluxApi {
         }
     }
 
-    /** Framework types become {@code Object}; JDK types and primitives stay as they are. */
-    private static MethodType erased(MethodType type) {
-        MethodType result = type;
-        for (int i = 0; i < type.parameterCount(); i++) {
-            if (!isJdk(type.parameterType(i))) {
-                result = result.changeParameterType(i, Object.class);
-            }
-        }
-        return isJdk(type.returnType()) ? result : result.changeReturnType(Object.class);
-    }
-
-    private static boolean isJdk(Class<?> type) {
-        return type.isPrimitive() || type.isArray() || type.getClassLoader() == null;
-    }
-
-    private static Class<?> type(String name, ClassLoader loader) throws ClassNotFoundException {
-        return Class.forName(name, false, loader);
-    }
-
     // ---- the request
 
-    /** The HTTP method's name ({@code GET}). */
-    String method(Object request) throws Throwable {
+    @Override
+    public String method(Object request) throws Throwable {
         return (String) method.invokeExact(request);
     }
 
-    /** The decoded request path ({@code URI.getPath()}, kept by the URI), context path included. */
-    String fullPath(Object request) throws Throwable {
-        return (String) path.invokeExact(request);
+    /**
+     * The decoded path within the application: without the context path ({@code spring.webflux.base-path}) and
+     * without {@code ;} segment parameters, which Spring's routing ignores ({@link RoutedPaths}). The entry keeps
+     * the cut per thread ({@link WebfluxExchange}); this computes it.
+     */
+    @Override
+    public String path(Object request) throws Throwable {
+        String full = fullPath(request);
+        String context = contextPath(request);
+        if (full == null || context == null || context.isEmpty() || !full.startsWith(context)) {
+            return full;
+        }
+        return full.length() == context.length() ? "/" : full.substring(context.length());
     }
 
-    /** The request path as sent (percent-encoded), context path included. */
-    String rawPath(Object request) throws Throwable {
-        return (String) rawPath.invokeExact(request);
+    /** The decoded request path ({@code URI.getPath()}), context path included, {@code ;} parameters cut. */
+    String fullPath(Object request) throws Throwable {
+        String full = (String) path.invokeExact(request);
+        if (full != null && full.indexOf(';') >= 0) {
+            full = RoutedPaths.ruleView((String) rawPath.invokeExact(request));
+        }
+        return full;
     }
 
     /** The context path ({@code spring.webflux.base-path}) as sent, empty without one. */
@@ -197,69 +186,73 @@ final class WebfluxApi {
         return (String) contextPath.invokeExact(request);
     }
 
-    /** The first value of the request header {@code name}, or null. */
-    String header(Object request, String name) throws Throwable {
+    @Override
+    public String header(Object request, String name) throws Throwable {
         Object headers = requestHeaders.invokeExact(request);
         return (String) headerFirst.invokeExact(headers, name);
     }
 
-    /** Every line of the request header {@code name} joined with {@code ,}, or null. */
-    String headerLines(Object request, String name) throws Throwable {
+    @Override
+    public String headerLines(Object request, String name) throws Throwable {
         Object headers = requestHeaders.invokeExact(request);
-        List<?> lines = (List<?>) headerAll.invokeExact(headers, name);
-        if (lines == null || lines.isEmpty()) {
-            return null;
-        }
-        if (lines.size() == 1) {
-            return String.valueOf(lines.get(0));
-        }
-        StringBuilder joined = new StringBuilder();
-        for (Object line : lines) {
-            if (joined.length() > 0) {
-                joined.append(',');
-            }
-            joined.append(line);
-        }
-        return joined.toString();
+        return HeaderLines.joined((List<?>) headerAll.invokeExact(headers, name));
     }
 
     /** The first value of the query parameter {@code name} (decoded by Spring; the body is never read), or null. */
-    String queryParam(Object request, String name) throws Throwable {
+    @Override
+    public String parameter(Object request, String name) throws Throwable {
         Object params = queryParams.invokeExact(request);
         Object value = multiFirst.invokeExact(params, (Object) name);
         return (String) value;
     }
 
-    /** The connection's remote address, or null. */
-    InetSocketAddress remoteAddress(Object request) throws Throwable {
-        return (InetSocketAddress) remoteAddress.invokeExact(request);
+    /** The connection's remote {@link InetAddress}, or null. */
+    @Override
+    public Object peer(Object request) throws Throwable {
+        InetSocketAddress remote = (InetSocketAddress) remoteAddress.invokeExact(request);
+        return remote == null ? null : remote.getAddress();
+    }
+
+    @Override
+    public String peerText(Object peer) {
+        return ((InetAddress) peer).getHostAddress();
     }
 
     // ---- the response
 
-    boolean committed(Object response) throws Throwable {
+    @Override
+    public boolean committed(Object response) throws Throwable {
         return (boolean) committed.invokeExact(response);
     }
 
-    /** The response's headers object, for {@link #setHeader}. */
-    Object headers(Object response) throws Throwable {
-        return responseHeaders.invokeExact(response);
-    }
-
-    void setHeader(Object headers, String name, String value) throws Throwable {
+    @Override
+    public void setHeader(Object response, String name, String value) throws Throwable {
+        Object headers = responseHeaders.invokeExact(response);
         headerSet.invokeExact(headers, name, value);
     }
 
-    void status(Object response, int code) throws Throwable {
+    @Override
+    public void status(Object response, int code) throws Throwable {
         boolean changed = (boolean) status.invokeExact(response, code); // false only once committed, checked before
     }
 
     /** {@code response.writeWith(Mono.just(bufferFactory().wrap(body)))}: the {@code Mono<Void>} of the write. */
-    Object write(Object response, byte[] body) throws Throwable {
+    @Override
+    public Object writeRejection(Object response, byte[] body, String contentType) throws Throwable {
+        if (contentType != null) {
+            setHeader(response, "Content-Type", contentType);
+        }
+        setHeader(response, "Content-Length", Integer.toString(body.length));
         Object factory = bufferFactory.invokeExact(response);
         Object buffer = wrap.invokeExact(factory, body);
         Object one = just.invokeExact(buffer);
         return writeWith.invokeExact(response, one);
+    }
+
+    /** The permits go with the woven method's return ({@link ReactiveBridge#hold}), then with its publisher. */
+    @Override
+    public void holdUntilEnd(Object request, HttpExchange exchange) {
+        ReactiveBridge.hold(new PermitRelease(exchange.permits, this));
     }
 
     /** {@code mono.doFinally(then)}. */

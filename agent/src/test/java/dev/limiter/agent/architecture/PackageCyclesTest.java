@@ -3,11 +3,14 @@ package dev.limiter.agent.architecture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limiter.agent.LimiterAgent;
+import dev.limiter.agent.entry.EntryPoint;
+import dev.limiter.agent.registry.EntryPoints;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.Outcome;
 import dev.limiter.redis.RedisStore;
 import dev.limiter.rules.RuleSet;
 import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,13 +41,41 @@ class PackageCyclesTest {
 
     @Test
     void theDecisionDependsOnNoAdapterAndNothingThatWiresOrWatchesIt() {
-        for (String above : Set.of("dev.limiter.agent.servlet", "dev.limiter.agent.method",
-                "dev.limiter.agent.jaxrs", "dev.limiter.agent.jmx", "dev.limiter.agent.startup",
-                "dev.limiter.agent.weave", "dev.limiter.agent.store", "dev.limiter.agent.cli")) {
-            assertThat(AGENT.reaches("dev.limiter.agent.decision", above)).as("decision reaches %s", above).isFalse();
+        Set<String> above = new TreeSet<>(adapterPackages());
+        above.addAll(Set.of("dev.limiter.agent.method", "dev.limiter.agent.jmx", "dev.limiter.agent.startup",
+                "dev.limiter.agent.weave", "dev.limiter.agent.store", "dev.limiter.agent.cli",
+                "dev.limiter.agent.registry", "dev.limiter.agent.entry"));
+        for (String pkg : above) {
+            assertThat(AGENT.reaches("dev.limiter.agent.decision", pkg)).as("decision reaches %s", pkg).isFalse();
+            assertThat(AGENT.reaches("dev.limiter.agent.http", pkg)).as("the HTTP gate reaches %s", pkg).isFalse();
         }
         assertThat(AGENT.reaches("dev.limiter.agent.method", "dev.limiter.agent.servlet"))
                 .as("woven methods read request keys through the decision's RequestKeys").isFalse();
+    }
+
+    @Test
+    void noEntryPointReachesAnotherOrTheWeaver() {
+        Set<String> adapters = adapterPackages();
+        assertThat(adapters).as("registered entry points").hasSize(EntryPoints.ALL.length);
+        for (String adapter : adapters) {
+            for (String other : adapters) {
+                if (!other.equals(adapter)) {
+                    assertThat(AGENT.reaches(adapter, other)).as("%s reaches %s", adapter, other).isFalse();
+                }
+            }
+            assertThat(AGENT.reaches(adapter, "dev.limiter.agent.weave")).as("%s reaches weave", adapter).isFalse();
+            assertThat(AGENT.reaches(adapter, "dev.limiter.agent.startup")).as("%s reaches startup", adapter)
+                    .isFalse();
+        }
+    }
+
+    /** The package of every registered entry point: the adapters. */
+    private static Set<String> adapterPackages() {
+        Set<String> packages = new TreeSet<>();
+        for (EntryPoint entry : EntryPoints.ALL) {
+            packages.add(entry.getClass().getPackageName());
+        }
+        return packages;
     }
 
     @Test

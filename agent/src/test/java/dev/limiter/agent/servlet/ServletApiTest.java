@@ -35,17 +35,17 @@ class ServletApiTest {
         http.requestHeaders.put("X-Tenant", "acme");
         ServletApi api = ServletApi.of(http.request);
 
-        assertThat(api.remoteAddr(http.request)).isEqualTo("10.0.0.1");
+        assertThat(api.peer(http.request)).isEqualTo("10.0.0.1");
         assertThat(api.header(http.request, "X-Tenant")).isEqualTo("acme");
         assertThat(api.headerLines(http.request, "X-Tenant")).isEqualTo("acme");
         assertThat(api.principal(http.request)).isNull();
         // the fake reports no dispatcher type: the first dispatch falls back to the marker attribute
-        assertThat(api.firstDispatch(http.request, "marker")).isTrue();
-        assertThat(api.firstDispatch(http.request, "marker")).isFalse();
+        assertThat(api.firstDispatch(http.request)).isTrue();
+        assertThat(api.firstDispatch(http.request)).isFalse();
         assertThat(api.asyncStarted(http.request)).isFalse();
 
         api.status(http.response, 429);
-        api.header(http.response, "Retry-After", "3");
+        api.setHeader(http.response, "Retry-After", "3");
         api.contentType(http.response, "text/plain");
         api.body(http.response).write('x');
         assertThat(api.committed(http.response)).isFalse();

@@ -14,7 +14,8 @@ import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.jmx.JmxRegistrar;
 import dev.limiter.agent.method.MethodLimiter;
-import dev.limiter.agent.servlet.ServletKeys;
+import dev.limiter.agent.http.RequestViews;
+import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.api.RateLimitExceededException;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.ManualClock;
@@ -97,7 +98,7 @@ class AnnotationWeavingTest {
         assertThat(holder.lastError()).isNull();
         LIMITER_LOGGER.addHandler(CAPTURE);
         ThrottledLog log = new ThrottledLog("dev.limiter.test", 0);
-        LimiterBridge.installMethods(new MethodLimiter(holder, log, ServletKeys.INSTANCE));
+        LimiterBridge.installMethods(new MethodLimiter(holder, log, new RequestViews(ServletLimiter.requestLookup())));
         inst = ByteBuddyAgent.install();
         transformer = LimiterTransformer.forRules(holder, log, Diagnostics.WOVEN_LISTENER).installOn(inst);
     }

@@ -30,7 +30,7 @@ class ApiVisibilityTest {
     void aLoaderWithOnlyTheJaxrsApiSeesOnlyTheMappers() throws Exception {
         URL jaxrsApi = jakarta.ws.rs.ext.ExceptionMapper.class.getProtectionDomain().getCodeSource().getLocation();
         try (URLClassLoader jaxrsOnly = new URLClassLoader(new URL[] {jaxrsApi}, null)) {
-            assertThat(apis.of(jaxrsOnly)).isEqualTo(WeaveTarget.MAPPER_JAKARTA.bit);
+            assertThat(apis.of(jaxrsOnly)).isEqualTo(WeaveTarget.named("mapper-jakarta").bit);
         }
     }
 

@@ -11,7 +11,8 @@ import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.jmx.JmxRegistrar;
 import dev.limiter.agent.method.MethodLimiter;
-import dev.limiter.agent.servlet.ServletKeys;
+import dev.limiter.agent.http.RequestViews;
+import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.agent.testing.LogCapture;
 import dev.limiter.api.RateLimitExceededException;
 import dev.limiter.bootstrap.LimiterBridge;
@@ -130,7 +131,7 @@ class CostArgumentWeavingTest {
         assertThat(holder.lastError()).isNull();
         log = LogCapture.on(LIMITER_LOGGER);
         ThrottledLog throttled = new ThrottledLog("dev.limiter.test.cost", 0);
-        LimiterBridge.installMethods(new MethodLimiter(holder, throttled, ServletKeys.INSTANCE));
+        LimiterBridge.installMethods(new MethodLimiter(holder, throttled, new RequestViews(ServletLimiter.requestLookup())));
         inst = ByteBuddyAgent.install();
         transformer = LimiterTransformer.forRules(holder, throttled, Diagnostics.WOVEN_LISTENER).installOn(inst);
     }

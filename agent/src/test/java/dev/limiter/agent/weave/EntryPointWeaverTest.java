@@ -100,7 +100,7 @@ class EntryPointWeaverTest {
     })
     void everyWayOutOfTheBodyEndsTheRequestOnce(String path, String expected) throws Throwable {
         recordRequests();
-        Object servlet = newInstance(woven(TrickyServlet.class, WeaveTarget.SERVLET_JAKARTA.bit));
+        Object servlet = newInstance(woven(TrickyServlet.class, WeaveTarget.named("servlet-jakarta").bit));
         FakeHttp http = traced(path);
         service(servlet, http);
         assertThat(String.join(", ", trace(http))).isEqualTo(expected);
@@ -111,7 +111,7 @@ class EntryPointWeaverTest {
     @Test
     void aThrowingBodyEndsTheRequestAndTheExceptionReachesTheCaller() throws Throwable {
         recordRequests();
-        Object servlet = newInstance(woven(TrickyServlet.class, WeaveTarget.SERVLET_JAKARTA.bit));
+        Object servlet = newInstance(woven(TrickyServlet.class, WeaveTarget.named("servlet-jakarta").bit));
         FakeHttp http = traced("/throw");
         assertThatThrownBy(() -> service(servlet, http)).isInstanceOf(ServletException.class).hasMessage("boom");
         assertThat(trace(http)).containsExactly("finally");
@@ -123,7 +123,7 @@ class EntryPointWeaverTest {
     void aRejectionSkipsTheBodyAndStillEndsTheRequest() throws Throwable {
         recordRequests();
         reject = true;
-        Object servlet = newInstance(woven(TrickyServlet.class, WeaveTarget.SERVLET_JAKARTA.bit));
+        Object servlet = newInstance(woven(TrickyServlet.class, WeaveTarget.named("servlet-jakarta").bit));
         FakeHttp http = traced("/plain");
         service(servlet, http);
         assertThat(trace(http)).isEmpty();
@@ -132,7 +132,7 @@ class EntryPointWeaverTest {
 
     @Test
     void withoutADelegateTheWovenServletJustRuns() throws Throwable {
-        Object servlet = newInstance(woven(TrickyServlet.class, WeaveTarget.SERVLET_JAKARTA.bit));
+        Object servlet = newInstance(woven(TrickyServlet.class, WeaveTarget.named("servlet-jakarta").bit));
         FakeHttp http = traced("/plain");
         service(servlet, http);
         assertThat(trace(http)).containsExactly("synchronized true", "finally", "end of body");
@@ -140,25 +140,25 @@ class EntryPointWeaverTest {
 
     @Test
     void aFilterAndAJavaxServletAreWovenInTheirNamespaceOnly() throws Throwable {
-        byte[] filter = EntryPointWeaver.weave(ClassFiles.of(JakartaPassFilter.class), WeaveTarget.SERVLET_JAKARTA.bit);
+        byte[] filter = EntryPointWeaver.weave(ClassFiles.of(JakartaPassFilter.class), WeaveTarget.named("servlet-jakarta").bit);
         assertThat(mentions(filter, "servletEnter")).isTrue();
         ClassFiles.define(JakartaPassFilter.class.getName(), filter); // verifies
         // a javax servlet offered as jakarta has no jakarta entry point: nothing to change
-        assertThat(EntryPointWeaver.weave(ClassFiles.of(JavaxHello.class), WeaveTarget.SERVLET_JAKARTA.bit)).isNull();
+        assertThat(EntryPointWeaver.weave(ClassFiles.of(JavaxHello.class), WeaveTarget.named("servlet-jakarta").bit)).isNull();
         byte[] javax = EntryPointWeaver.weave(ClassFiles.of(javax.servlet.http.HttpServlet.class),
-                WeaveTarget.SERVLET_JAVAX.bit);
+                WeaveTarget.named("servlet-javax").bit);
         assertThat(mentions(javax, "servletEnter")).isTrue();
         ClassFiles.define(javax.servlet.http.HttpServlet.class.getName(), javax); // verifies
         // and jakarta's HttpServlet offered as javax has nothing to weave either
         assertThat(EntryPointWeaver.weave(ClassFiles.of(jakarta.servlet.http.HttpServlet.class),
-                WeaveTarget.SERVLET_JAVAX.bit)).isNull();
+                WeaveTarget.named("servlet-javax").bit)).isNull();
     }
 
     @Test
     void aClassFileWithoutStackMapFramesIsWovenWithoutFrames() throws Throwable {
         recordRequests();
         Object servlet = newInstance(ClassFiles.define("weavingtest.OldServlet",
-                EntryPointWeaver.weave(java5Servlet(), WeaveTarget.SERVLET_JAKARTA.bit)));
+                EntryPointWeaver.weave(java5Servlet(), WeaveTarget.named("servlet-jakarta").bit)));
         FakeHttp http = traced("/old");
         service(servlet, http);
         assertThat(http.attributes).containsEntry("old", "ran");
@@ -172,12 +172,12 @@ class EntryPointWeaverTest {
         LimiterBridge.installMethods(new MapperOnlyDelegate(exception -> exception == rejection ? ours : null));
         @SuppressWarnings("unchecked")
         ExceptionMapper<Throwable> typed = (ExceptionMapper<Throwable>) newInstance(
-                woven(TypedMapper.class, WeaveTarget.MAPPER_JAKARTA.bit));
+                woven(TypedMapper.class, WeaveTarget.named("mapper-jakarta").bit));
         assertThat(typed.toResponse(rejection)).isSameAs(ours);
         assertThat(typed.toResponse(new IllegalStateException("conflict")).getStatus()).isEqualTo(409);
         @SuppressWarnings("unchecked")
         ExceptionMapper<Throwable> catchAll = (ExceptionMapper<Throwable>) newInstance(
-                woven(CatchAllMapper.class, WeaveTarget.MAPPER_JAKARTA.bit));
+                woven(CatchAllMapper.class, WeaveTarget.named("mapper-jakarta").bit));
         assertThat(catchAll.toResponse(rejection)).isSameAs(ours);
         assertThat(catchAll.toResponse(new RuntimeException()).getStatus()).isEqualTo(500);
     }
@@ -185,15 +185,15 @@ class EntryPointWeaverTest {
     @Test
     void onlyTheTypedMethodOfAMapperIsWovenNotItsBridge() {
         assertThat(weaves(Opcodes.ACC_PUBLIC, "toResponse",
-                "(Ljava/lang/IllegalStateException;)Ljakarta/ws/rs/core/Response;", WeaveTarget.MAPPER_JAKARTA.bit))
+                "(Ljava/lang/IllegalStateException;)Ljakarta/ws/rs/core/Response;", WeaveTarget.named("mapper-jakarta").bit))
                 .isTrue();
         assertThat(weaves(Opcodes.ACC_PUBLIC | Opcodes.ACC_BRIDGE | Opcodes.ACC_SYNTHETIC,
-                "toResponse", "(Ljava/lang/Throwable;)Ljakarta/ws/rs/core/Response;", WeaveTarget.MAPPER_JAKARTA.bit))
+                "toResponse", "(Ljava/lang/Throwable;)Ljakarta/ws/rs/core/Response;", WeaveTarget.named("mapper-jakarta").bit))
                 .isFalse();
         assertThat(weaves(Opcodes.ACC_PUBLIC, "toResponse",
-                "(Ljava/lang/Throwable;I)Ljakarta/ws/rs/core/Response;", WeaveTarget.MAPPER_JAKARTA.bit)).isFalse();
+                "(Ljava/lang/Throwable;I)Ljakarta/ws/rs/core/Response;", WeaveTarget.named("mapper-jakarta").bit)).isFalse();
         assertThat(weaves(Opcodes.ACC_PUBLIC, "toResponse",
-                "(Ljava/lang/Throwable;)Ljakarta/ws/rs/core/Response;", WeaveTarget.SERVLET_JAKARTA.bit)).isFalse();
+                "(Ljava/lang/Throwable;)Ljakarta/ws/rs/core/Response;", WeaveTarget.named("servlet-jakarta").bit)).isFalse();
     }
 
     @Test
@@ -205,7 +205,7 @@ class EntryPointWeaverTest {
         int both = WeaveTarget.SERVLETS;
         assertThat(weaves(pub, "service", jakarta2, both)).isTrue();
         assertThat(weaves(pub, "doFilter", jakarta3, both)).isTrue();
-        assertThat(weaves(pub, "doFilter", jakarta3, WeaveTarget.SERVLET_JAVAX.bit)).isFalse();
+        assertThat(weaves(pub, "doFilter", jakarta3, WeaveTarget.named("servlet-javax").bit)).isFalse();
         assertThat(weaves(Opcodes.ACC_PROTECTED, "service", jakarta2, both)).isFalse();
         assertThat(weaves(pub | Opcodes.ACC_STATIC, "service", jakarta2, both)).isFalse();
         assertThat(weaves(pub | Opcodes.ACC_ABSTRACT, "service", jakarta2, both)).isFalse();

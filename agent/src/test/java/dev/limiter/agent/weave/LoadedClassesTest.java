@@ -36,9 +36,9 @@ class LoadedClassesTest {
 
     @Test
     void superTypesAreFoundThroughTheLoadedHierarchy() {
-        assertThat(LoadedClasses.targetsOf(JakartaHello.class)).isEqualTo(WeaveTarget.SERVLET_JAKARTA.bit);
-        assertThat(LoadedClasses.targetsOf(JavaxHello.class)).isEqualTo(WeaveTarget.SERVLET_JAVAX.bit);
-        assertThat(LoadedClasses.targetsOf(CatchAllMapper.class)).isEqualTo(WeaveTarget.MAPPER_JAKARTA.bit);
+        assertThat(LoadedClasses.targetsOf(JakartaHello.class)).isEqualTo(WeaveTarget.named("servlet-jakarta").bit);
+        assertThat(LoadedClasses.targetsOf(JavaxHello.class)).isEqualTo(WeaveTarget.named("servlet-javax").bit);
+        assertThat(LoadedClasses.targetsOf(CatchAllMapper.class)).isEqualTo(WeaveTarget.named("mapper-jakarta").bit);
         assertThat(LoadedClasses.targetsOf(FakeHttp.class)).isZero();
     }
 }

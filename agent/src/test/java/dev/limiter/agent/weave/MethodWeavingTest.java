@@ -7,7 +7,8 @@ import static org.awaitility.Awaitility.await;
 import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.method.MethodLimiter;
-import dev.limiter.agent.servlet.ServletKeys;
+import dev.limiter.agent.http.RequestViews;
+import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.agent.testing.LogCapture;
 import dev.limiter.api.RateLimitExceededException;
 import dev.limiter.bootstrap.BridgeDelegate;
@@ -194,7 +195,7 @@ class MethodWeavingTest {
         assertThat(holder.lastError()).isNull();
         logs = LogCapture.on(Logger.getLogger("dev.limiter"));
         ThrottledLog log = new ThrottledLog("dev.limiter.test", 0);
-        LimiterBridge.installMethods(new MethodLimiter(holder, log, ServletKeys.INSTANCE));
+        LimiterBridge.installMethods(new MethodLimiter(holder, log, new RequestViews(ServletLimiter.requestLookup())));
         inst = ByteBuddyAgent.install();
         assertThat(new EarlyService().call("before")).isEqualTo("early before");
         transformer = LimiterTransformer.forRules(holder, log, Diagnostics.WOVEN_LISTENER).installOn(inst);

@@ -163,7 +163,7 @@ class ReactiveEntryAdviceTest {
             classes.put(MONO, plainClass(MONO));
             classes.put(REQUEST, anInterface(REQUEST));
             classes.put(RESPONSE, anInterface(RESPONSE));
-            byte[] woven = EntryPointWeaver.weave(adapterClass(), WeaveTarget.WEBFLUX.bit);
+            byte[] woven = EntryPointWeaver.weave(adapterClass(), WeaveTarget.named("webflux").bit);
             assertThat(woven).as("woven").isNotNull();
             classes.put(ADAPTER, woven);
             ClassLoader loader = new ClassLoader(ReactiveEntryAdviceTest.class.getClassLoader()) {

@@ -79,7 +79,7 @@ class RequestScopeAdviceTest {
         private final Class<?> base;
 
         Stand() throws Exception {
-            byte[] woven = EntryPointWeaver.weave(contextClass(), WeaveTarget.RESTEASY_REACTIVE.bit);
+            byte[] woven = EntryPointWeaver.weave(contextClass(), WeaveTarget.named("resteasy-reactive").bit);
             assertThat(woven).as("woven").isNotNull();
             byte[] sub = subclass();
             ClassLoader loader = new ClassLoader(RequestScopeAdviceTest.class.getClassLoader()) {

@@ -35,18 +35,18 @@ class RoutingEntryAdviceTest {
 
     @Test
     void theContextIsFoundByItsNameAndOnlyRouteIsWoven() {
-        assertThat(WeaveTarget.exactBits(CONTEXT)).isEqualTo(WeaveTarget.VERTX_WEB.bit);
-        assertThat(WeaveTarget.exactBitsOfBinaryName(CONTEXT.replace('/', '.'))).isEqualTo(WeaveTarget.VERTX_WEB.bit);
+        assertThat(WeaveTarget.exactBits(CONTEXT)).isEqualTo(WeaveTarget.named("vertx-web").bit);
+        assertThat(WeaveTarget.exactBitsOfBinaryName(CONTEXT.replace('/', '.'))).isEqualTo(WeaveTarget.named("vertx-web").bit);
         assertThat(WeaveTarget.exactBits("io/vertx/ext/web/impl/RouterImpl")).isZero();
         assertThat(WeaveTarget.exactBits("io/vertx/ext/web/impl/RoutingContextWrapper")).isZero();
-        assertThat(WeaveTarget.VERTX_WEB.apiResource).isNull();
-        byte[] woven = EntryPointWeaver.weave(contextClass(), WeaveTarget.VERTX_WEB.bit);
+        assertThat(WeaveTarget.named("vertx-web").apiResource).isNull();
+        byte[] woven = EntryPointWeaver.weave(contextClass(), WeaveTarget.named("vertx-web").bit);
         assertThat(new String(woven, StandardCharsets.ISO_8859_1)).contains(RoutingEntryAdvice.BRIDGE);
-        assertThat(WeaveTarget.VERTX_WEB.weaves(0, "route", "()V")).isTrue();
-        assertThat(WeaveTarget.VERTX_WEB.weaves(0, "route", "(Ljava/lang/String;)V")).as("another overload")
+        assertThat(WeaveTarget.named("vertx-web").weaves(0, "route", "()V")).isTrue();
+        assertThat(WeaveTarget.named("vertx-web").weaves(0, "route", "(Ljava/lang/String;)V")).as("another overload")
                 .isFalse();
-        assertThat(WeaveTarget.VERTX_WEB.weaves(Opcodes.ACC_STATIC, "route", "()V")).isFalse();
-        assertThat(WeaveTarget.VERTX_WEB.weaves(Opcodes.ACC_PUBLIC, "next", "()V")).isFalse();
+        assertThat(WeaveTarget.named("vertx-web").weaves(Opcodes.ACC_STATIC, "route", "()V")).isFalse();
+        assertThat(WeaveTarget.named("vertx-web").weaves(Opcodes.ACC_PUBLIC, "next", "()V")).isFalse();
     }
 
     @Test
@@ -88,7 +88,7 @@ class RoutingEntryAdviceTest {
         private final Class<?> type;
 
         Stand() throws Exception {
-            byte[] woven = EntryPointWeaver.weave(contextClass(), WeaveTarget.VERTX_WEB.bit);
+            byte[] woven = EntryPointWeaver.weave(contextClass(), WeaveTarget.named("vertx-web").bit);
             assertThat(woven).as("woven").isNotNull();
             ClassLoader loader = new ClassLoader(RoutingEntryAdviceTest.class.getClassLoader()) {
                 @Override

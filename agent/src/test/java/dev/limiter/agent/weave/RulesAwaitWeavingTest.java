@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.method.MethodLimiter;
-import dev.limiter.agent.servlet.ServletKeys;
+import dev.limiter.agent.http.RequestViews;
+import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.api.RateLimitExceededException;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.ManualClock;
@@ -89,7 +90,7 @@ class RulesAwaitWeavingTest {
                     limit: 1
                     window: 1h
                 """);
-        LimiterBridge.installMethods(new MethodLimiter(holder, log, ServletKeys.INSTANCE));
+        LimiterBridge.installMethods(new MethodLimiter(holder, log, new RequestViews(ServletLimiter.requestLookup())));
 
         assertThat(transformer.rulesLoadedLate(holder, inst)).isEqualTo(1);
 

@@ -28,16 +28,16 @@ class SuperTypesTest {
 
     @Test
     void aServletIsFoundThroughItsSuperclassesInItsOwnNamespace() {
-        assertThat(of(JakartaHello.class)).isEqualTo(WeaveTarget.SERVLET_JAKARTA.bit);
-        assertThat(of(JavaxHello.class)).isEqualTo(WeaveTarget.SERVLET_JAVAX.bit);
-        assertThat(of(jakarta.servlet.http.HttpServlet.class)).isEqualTo(WeaveTarget.SERVLET_JAKARTA.bit);
+        assertThat(of(JakartaHello.class)).isEqualTo(WeaveTarget.named("servlet-jakarta").bit);
+        assertThat(of(JavaxHello.class)).isEqualTo(WeaveTarget.named("servlet-javax").bit);
+        assertThat(of(jakarta.servlet.http.HttpServlet.class)).isEqualTo(WeaveTarget.named("servlet-jakarta").bit);
     }
 
     @Test
     void aFilterAndExceptionMappersAreFoundThroughTheirInterfaces() {
-        assertThat(of(JakartaPassFilter.class)).isEqualTo(WeaveTarget.SERVLET_JAKARTA.bit);
-        assertThat(of(CatchAllMapper.class)).isEqualTo(WeaveTarget.MAPPER_JAKARTA.bit);
-        assertThat(of(JavaxCatchAllMapper.class)).isEqualTo(WeaveTarget.MAPPER_JAVAX.bit);
+        assertThat(of(JakartaPassFilter.class)).isEqualTo(WeaveTarget.named("servlet-jakarta").bit);
+        assertThat(of(CatchAllMapper.class)).isEqualTo(WeaveTarget.named("mapper-jakarta").bit);
+        assertThat(of(JavaxCatchAllMapper.class)).isEqualTo(WeaveTarget.named("mapper-javax").bit);
     }
 
     @Test
@@ -52,7 +52,7 @@ class SuperTypesTest {
     void superTypesTheLoaderCannotReadContributeNothing() throws Exception {
         try (URLClassLoader empty = new URLClassLoader(new URL[0], null)) {
             assertThat(of(empty, JakartaHello.class)).isZero();
-            assertThat(of(empty, JakartaPassFilter.class)).isEqualTo(WeaveTarget.SERVLET_JAKARTA.bit);
+            assertThat(of(empty, JakartaPassFilter.class)).isEqualTo(WeaveTarget.named("servlet-jakarta").bit);
         }
     }
 }

@@ -9,7 +9,8 @@ import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.jmx.JmxRegistrar;
 import dev.limiter.agent.method.MethodLimiter;
-import dev.limiter.agent.servlet.ServletKeys;
+import dev.limiter.agent.http.RequestViews;
+import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.api.RateLimitExceededException;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.ManualClock;
@@ -81,7 +82,7 @@ class WaitWeavingTest {
         holder = RuleSetHolder.open(file, new ManualClock(1_000_000));
         assertThat(holder.lastError()).isNull();
         ThrottledLog log = new ThrottledLog("dev.limiter.test", 0);
-        LimiterBridge.installMethods(new MethodLimiter(holder, log, ServletKeys.INSTANCE));
+        LimiterBridge.installMethods(new MethodLimiter(holder, log, new RequestViews(ServletLimiter.requestLookup())));
         inst = ByteBuddyAgent.install();
         transformer = LimiterTransformer.forRules(holder, log, Diagnostics.WOVEN_LISTENER).installOn(inst);
     }

@@ -16,7 +16,7 @@ import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Each description is all the transformer knows of its target: a class implementing one of its types and
@@ -50,19 +50,19 @@ class WeaveTargetTest {
     @Test
     void anExactClassTargetIsFoundByItsNameOnly() {
         String adapter = "org/springframework/web/server/adapter/HttpWebHandlerAdapter";
-        assertThat(WeaveTarget.exactBits(adapter)).isEqualTo(WeaveTarget.WEBFLUX.bit);
-        assertThat(WeaveTarget.exactBitsOfBinaryName(adapter.replace('/', '.'))).isEqualTo(WeaveTarget.WEBFLUX.bit);
+        assertThat(WeaveTarget.exactBits(adapter)).isEqualTo(WeaveTarget.named("webflux").bit);
+        assertThat(WeaveTarget.exactBitsOfBinaryName(adapter.replace('/', '.'))).isEqualTo(WeaveTarget.named("webflux").bit);
         assertThat(WeaveTarget.exactBits(adapter + "Subclass")).isZero();
         assertThat(WeaveTarget.exactBits("javax/servlet/http/HttpServlet")).isZero();
-        assertThat(WeaveTarget.WEBFLUX.apiResource).isNull();
+        assertThat(WeaveTarget.named("webflux").apiResource).isNull();
 
         String context = "org/jboss/resteasy/reactive/common/core/AbstractResteasyReactiveContext";
-        assertThat(WeaveTarget.exactBits(context)).isEqualTo(WeaveTarget.RESTEASY_REACTIVE.bit);
+        assertThat(WeaveTarget.exactBits(context)).isEqualTo(WeaveTarget.named("resteasy-reactive").bit);
         assertThat(WeaveTarget.exactBitsOfBinaryName(context.replace('/', '.')))
-                .isEqualTo(WeaveTarget.RESTEASY_REACTIVE.bit);
+                .isEqualTo(WeaveTarget.named("resteasy-reactive").bit);
         assertThat(WeaveTarget.exactBits(
                 "org/jboss/resteasy/reactive/server/vertx/VertxResteasyReactiveRequestContext")).isZero();
-        assertThat(WeaveTarget.RESTEASY_REACTIVE.apiResource).isNull();
+        assertThat(WeaveTarget.named("resteasy-reactive").apiResource).isNull();
     }
 
     /**
@@ -73,7 +73,7 @@ class WeaveTargetTest {
     void theGrpcStubHandlersAreFoundByNameAndCallTheGrpcBridge() {
         String[] handlers = {"io/grpc/stub/ServerCalls$UnaryServerCallHandler",
             "io/grpc/stub/ServerCalls$StreamingServerCallHandler"};
-        WeaveTarget[] targets = {WeaveTarget.GRPC_UNARY, WeaveTarget.GRPC_STREAMING};
+        WeaveTarget[] targets = {WeaveTarget.named("grpc-unary"), WeaveTarget.named("grpc-streaming")};
         for (int i = 0; i < handlers.length; i++) {
             assertThat(WeaveTarget.exactBits(handlers[i])).isEqualTo(targets[i].bit);
             assertThat(WeaveTarget.exactBitsOfBinaryName(handlers[i].replace('/', '.'))).isEqualTo(targets[i].bit);
@@ -92,10 +92,24 @@ class WeaveTargetTest {
         assertThat(WeaveTarget.exactBits("io/grpc/internal/ServerImpl")).isZero();
     }
 
+    /** Every registered target. */
+    static List<WeaveTarget> everyTarget() {
+        return List.of(WeaveTarget.ALL);
+    }
+
+    /** The targets found through their API's types (not woven in one named class). */
+    static List<WeaveTarget> targetsFoundThroughTheirApi() {
+        List<WeaveTarget> found = new ArrayList<>();
+        for (WeaveTarget target : WeaveTarget.ALL) {
+            if ((target.bit & WeaveTarget.EXACT_CLASSES) == 0) {
+                found.add(target);
+            }
+        }
+        return found;
+    }
+
     @ParameterizedTest
-    @EnumSource(value = WeaveTarget.class, names = {"WEBFLUX", "GRPC_UNARY", "GRPC_STREAMING", "RESTEASY_REACTIVE",
-        "VERTX_WEB"},
-            mode = EnumSource.Mode.EXCLUDE)
+    @MethodSource("targetsFoundThroughTheirApi")
     void aLoaderThatSeesTheApiSeesTheTarget(WeaveTarget target) throws Exception {
         List<String> typeFiles = new ArrayList<>();
         for (String type : target.types) {
@@ -110,9 +124,7 @@ class WeaveTargetTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = WeaveTarget.class, names = {"WEBFLUX", "GRPC_UNARY", "GRPC_STREAMING", "RESTEASY_REACTIVE",
-        "VERTX_WEB"},
-            mode = EnumSource.Mode.EXCLUDE)
+    @MethodSource("targetsFoundThroughTheirApi")
     void everyTypeDeclaresAWovenMethodAndAnImplementationOfItIsWoven(WeaveTarget target) throws Exception {
         for (String type : target.types) {
             Class<?> api = apiType(type);
@@ -140,7 +152,7 @@ class WeaveTargetTest {
     }
 
     @ParameterizedTest
-    @EnumSource(WeaveTarget.class)
+    @MethodSource("everyTarget")
     void aClassWithoutTheMethodNamesIsPassedOverAndNotWoven(WeaveTarget target) {
         byte[] classFile = implementation(target.types[0], "unrelated", "()V");
 

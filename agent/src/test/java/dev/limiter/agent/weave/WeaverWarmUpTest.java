@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The warm-up is worth its time only if it takes the path a real servlet takes through the transformer: its
@@ -13,8 +13,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 class WeaverWarmUpTest {
 
     @ParameterizedTest
-    @EnumSource(names = {"SERVLET_JAVAX", "SERVLET_JAKARTA"})
-    void theSyntheticServletIsWovenLikeARealOne(WeaveTarget target) {
+    @ValueSource(strings = {"servlet-javax", "servlet-jakarta"})
+    void theSyntheticServletIsWovenLikeARealOne(String id) {
+        WeaveTarget target = WeaveTarget.named(id);
         byte[] servlet = WeaverWarmUp.syntheticServlet(target);
 
         assertThat(EntryPointNames.mayDeclare(servlet, target.bit)).isTrue();
@@ -25,10 +26,10 @@ class WeaverWarmUpTest {
     }
 
     @ParameterizedTest
-    @EnumSource(names = {"SERVLET_JAVAX", "SERVLET_JAKARTA"})
-    void theOtherNamespaceLeavesItAlone(WeaveTarget target) {
-        WeaveTarget other =
-                target == WeaveTarget.SERVLET_JAVAX ? WeaveTarget.SERVLET_JAKARTA : WeaveTarget.SERVLET_JAVAX;
+    @ValueSource(strings = {"servlet-javax", "servlet-jakarta"})
+    void theOtherNamespaceLeavesItAlone(String id) {
+        WeaveTarget target = WeaveTarget.named(id);
+        WeaveTarget other = WeaveTarget.named(id.equals("servlet-javax") ? "servlet-jakarta" : "servlet-javax");
 
         assertThat(EntryPointWeaver.weave(WeaverWarmUp.syntheticServlet(target), other.bit)).isNull();
     }

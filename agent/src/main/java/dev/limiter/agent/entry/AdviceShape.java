@@ -1,0 +1,55 @@
+package dev.limiter.agent.entry;
+
+/**
+ * The shapes of advice the agent weaves into a library's entry method, each one bytecode pattern written once (in
+ * {@code weave}) and shared by every entry point whose method has that shape. A new server whose entry fits one of
+ * them needs no new advice: its {@link EntryTarget} names the shape (and, for {@link #PUBLISHER}, its bridge).
+ */
+public enum AdviceShape {
+
+    /**
+     * A void method whose first two arguments are a servlet request and response ({@code service}, {@code doFilter}):
+     * the check at the outermost entry, the servlet skipped on a rejection, permits released at its exit.
+     */
+    SERVLET,
+    /** A method of one object argument that returns an object ({@code ExceptionMapper.toResponse}). */
+    MAPPER,
+    /**
+     * A method of two arguments (request and response, or call and metadata) that returns what ends the call
+     * later (a {@code Mono}, a listener): the bridge's {@code enter} may return the replacement, and every return
+     * value goes through its {@code exit} (a throw through {@code failed}) so the permits follow the call's end.
+     */
+    PUBLISHER,
+    /** A no-argument void method whose receiver is the request's routing context: true from the bridge returns. */
+    ROUTING,
+    /** A no-argument void runner whose receiver is the request: it becomes the thread's current request. */
+    REQUEST_SCOPE;
+
+    /** True if a method of this shape with {@code descriptor} fits a target declaring {@code descriptorStart}. */
+    public boolean fits(String descriptorStart, String descriptor) {
+        return switch (this) {
+            case SERVLET -> descriptor.endsWith(")V") && (descriptor.length() == descriptorStart.length() + 2
+                    || isOneType(descriptor.substring(descriptorStart.length(), descriptor.length() - 2)));
+            case MAPPER -> {
+                int close = descriptor.indexOf(')');
+                yield isOneType(descriptor.substring(1, close)) && descriptor.charAt(close + 1) == 'L';
+            }
+            default -> descriptor.length() == descriptorStart.length(); // the whole descriptor
+        };
+    }
+
+    /** True if {@code descriptors} is exactly one field descriptor. */
+    static boolean isOneType(String descriptors) {
+        int i = 0;
+        while (i < descriptors.length() && descriptors.charAt(i) == '[') {
+            i++;
+        }
+        if (i == descriptors.length()) {
+            return false;
+        }
+        if (descriptors.charAt(i) == 'L') {
+            return descriptors.indexOf(';') == descriptors.length() - 1;
+        }
+        return i == descriptors.length() - 1;
+    }
+}

@@ -1,0 +1,32 @@
+package dev.limiter.agent.entry;
+
+import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.http.HttpGate;
+import dev.limiter.rules.reload.RuleSetHolder;
+
+/** What an {@link EntryPoint} is installed with: the rules in force, the agent's error log, the one HTTP gate. */
+public final class EntryWiring {
+
+    private final RuleSetHolder holder;
+    private final ThrottledLog log;
+    private final HttpGate http;
+
+    public EntryWiring(RuleSetHolder holder, ThrottledLog log) {
+        this.holder = holder;
+        this.log = log;
+        this.http = new HttpGate(holder, log, true);
+    }
+
+    public RuleSetHolder holder() {
+        return holder;
+    }
+
+    public ThrottledLog log() {
+        return log;
+    }
+
+    /** The gate every HTTP server's entry shares (it opens the JMX registration at the first request). */
+    public HttpGate http() {
+        return http;
+    }
+}

@@ -1,0 +1,46 @@
+package dev.limiter.agent.registry;
+
+import dev.limiter.agent.entry.EntryPoint;
+import dev.limiter.agent.entry.EntryTarget;
+import dev.limiter.agent.grpc.GrpcEntryPoint;
+import dev.limiter.agent.jaxrs.JaxrsEntryPoint;
+import dev.limiter.agent.quarkus.QuarkusRestEntryPoint;
+import dev.limiter.agent.servlet.ServletEntryPoint;
+import dev.limiter.agent.vertx.VertxWebEntryPoint;
+import dev.limiter.agent.webflux.WebfluxEntryPoint;
+
+/**
+ * Every entry point the agent knows, in one list: the transformer weaves their targets, the start-up installs
+ * them, the architecture test checks that none reaches another. Adding a server is its package and one line here.
+ */
+public final class EntryPoints {
+
+    /** In weaving order: a class that is several targets at once is woven for the first. */
+    public static final EntryPoint[] ALL = {
+        new ServletEntryPoint(),
+        new JaxrsEntryPoint(),
+        new WebfluxEntryPoint(),
+        new GrpcEntryPoint(),
+        new QuarkusRestEntryPoint(),
+        new VertxWebEntryPoint(),
+    };
+
+    private EntryPoints() {
+    }
+
+    /** The targets of every entry point, in order. */
+    public static EntryTarget[] targets() {
+        int count = 0;
+        for (EntryPoint entry : ALL) {
+            count += entry.targets().length;
+        }
+        EntryTarget[] all = new EntryTarget[count];
+        int at = 0;
+        for (EntryPoint entry : ALL) {
+            for (EntryTarget target : entry.targets()) {
+                all[at++] = target;
+            }
+        }
+        return all;
+    }
+}
