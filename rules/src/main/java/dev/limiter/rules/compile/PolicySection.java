@@ -165,9 +165,10 @@ final class PolicySection {
                     + " that gives it ('cost: arg:1')");
             return null;
         }
-        if (target == Rule.Target.HTTP) {
-            problems.add(node, "cost '" + Fields.shorten(text) + "' needs a method or jaxrs match (HTTP requests"
-                    + " have no arguments); give a number instead");
+        if (target == Rule.Target.HTTP || target == Rule.Target.GRPC) {
+            problems.add(node, "cost '" + Fields.shorten(text) + "' needs a method or jaxrs match ("
+                    + (target == Rule.Target.HTTP ? "HTTP requests have" : "a gRPC call has") + " no arguments);"
+                    + " give a number instead");
             return null;
         }
         KeySpec argument;
