@@ -207,16 +207,12 @@ final class PolicySection {
             return conditions;
         }
         for (YamlNode item : list.items()) {
-            Condition condition = ConditionSection.read(item, "unless entry", requestInScope(), problems);
+            Condition condition = ConditionSection.read(item, "unless entry", target, problems);
             if (condition != null) {
                 conditions.add(condition);
             }
         }
         return conditions;
-    }
-
-    private boolean requestInScope() {
-        return target != Rule.Target.METHOD;
     }
 
     private List<PolicyDraft.Override> overrides(KeySpec key) {
@@ -270,7 +266,7 @@ final class PolicySection {
         if (fields.has("keys")) {
             keys = keys(fields, key, where);
         } else {
-            when = ConditionSection.read(fields.get("when"), where + " when", requestInScope(), problems);
+            when = ConditionSection.read(fields.get("when"), where + " when", target, problems);
         }
         List<PolicyDraft.Limit> limits = overrideLimits(fields, where);
         if (limits == null || (keys == null && when == null)) {
