@@ -321,7 +321,7 @@ final class RulesCompiler {
                         + Fields.shorten(throwClass) + "'");
             } else if (throwClass != null && match != null && match.target != Rule.Target.METHOD) {
                 problems.add(rule.get("throw"), "throw applies to method rules only (HTTP and JAX-RS rejections"
-                        + " are error responses)");
+                        + " are error responses, gRPC ones end the call with RESOURCE_EXHAUSTED)");
             }
         }
         return throwClass;
