@@ -50,7 +50,8 @@ final class RulesCompiler {
 
     private static final String[] TOP_KEYS = {"version", "reload", "response", "client-ip", "defaults", "rules",
         "store", "metrics"};
-    private static final String[] RULE_KEYS = {"id", "match", "key", "limit", "window", "limits", "strategy",
+    /** The keys a rule may have: docs/rules.md says for each which match kinds take it (a test holds both equal). */
+    static final String[] RULE_KEYS = {"id", "match", "key", "limit", "window", "limits", "strategy",
         "capacity", "cost", "unless", "overrides", "mode", "on-error", "max-keys", "on-full", "throw", "store", "on-limit", "max-wait",
         "max-waiters"};
 
