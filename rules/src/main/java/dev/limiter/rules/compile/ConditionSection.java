@@ -1,5 +1,6 @@
 package dev.limiter.rules.compile;
 
+import dev.limiter.rules.Rule;
 import dev.limiter.rules.key.IpRanges;
 import dev.limiter.rules.condition.Condition;
 import dev.limiter.rules.condition.ValueGlob;
@@ -27,7 +28,7 @@ final class ConditionSection {
     }
 
     /** The condition stated by a mapping of only {@link #KEYS}, or null after recording why it is invalid. */
-    static Condition read(YamlNode node, String where, boolean requestInScope, Problems problems) {
+    static Condition read(YamlNode node, String where, Rule.Target target, Problems problems) {
         Fields fields = Fields.of(node, where, problems, KEYS);
         if (fields == null) {
             return null;
@@ -36,27 +37,32 @@ final class ConditionSection {
             problems.add(node, where + " states no condition: give ips, headers or principal-roles");
             return null;
         }
-        return read(fields, where, requestInScope, problems);
+        return read(fields, where, target, problems);
     }
 
     /**
      * The condition stated by the {@link #KEYS} of {@code fields} (which may hold other keys too), null if it
      * states none, or null after recording a problem ({@code problems} counts tell the two apart).
      *
-     * @param requestInScope false for method rules: only {@code principal-roles} can be asked there
+     * @param target what the rule matches (null if its match is invalid): a method rule has no request, so only
+     *               {@code principal-roles} can be asked there; a gRPC call has no user, so that one cannot
      */
-    static Condition read(Fields fields, String where, boolean requestInScope, Problems problems) {
+    static Condition read(Fields fields, String where, Rule.Target target, Problems problems) {
         if (!fields.has(IPS) && !fields.has(HEADERS) && !fields.has(ROLES)) {
             return null;
         }
         int before = problems.count();
-        if (!requestInScope) {
+        if (target == Rule.Target.METHOD) {
             for (String key : new String[] {IPS, HEADERS}) {
                 if (fields.has(key)) {
-                    problems.add(fields.get(key), key + " needs an http or jaxrs rule: a plain method call has no"
-                            + " request (only principal-roles can be asked, of the request being served)");
+                    problems.add(fields.get(key), key + " needs an http, jaxrs or grpc rule: a plain method call has"
+                            + " no request (only principal-roles can be asked, of the request being served)");
                 }
             }
+        }
+        if (target == Rule.Target.GRPC && fields.has(ROLES)) {
+            problems.add(fields.get(ROLES), ROLES + " cannot hold on a grpc rule: a gRPC call has no user before the"
+                    + " service runs; use headers (they read the call's metadata) or ips");
         }
         IpRanges ips = ips(fields, problems);
         List<String> names = new ArrayList<>();

@@ -75,8 +75,8 @@ final class KeySection {
             case PARAM:
             case PATH:
                 if (match.target == Rule.Target.METHOD) {
-                    problems.add(at, "key '" + key + "' needs an http or jaxrs match (plain methods have no"
-                            + " request)");
+                    problems.add(at, "key '" + key + "' needs an http" + (key.kind() == KeySpec.Kind.IP
+                            ? ", jaxrs or grpc" : " or jaxrs") + " match (plain methods have no request)");
                     return null;
                 }
                 return key;

@@ -122,7 +122,7 @@ final class MatchSection {
         }
         match.paths = paths;
         match.patterns = patterns.toArray(new PathPattern[0]);
-        match.condition = ConditionSection.read(http, "match.http", true, problems);
+        match.condition = ConditionSection.read(http, "match.http", Rule.Target.HTTP, problems);
         return problems.count() > before ? null : match;
     }
 
@@ -152,7 +152,7 @@ final class MatchSection {
             }
         }
         if (target == Rule.Target.JAXRS) {
-            match.condition = ConditionSection.read(fields, where, true, problems);
+            match.condition = ConditionSection.read(fields, where, target, problems);
         }
         return problems.count() > before ? null : match;
     }

@@ -165,9 +165,10 @@ final class PolicySection {
                     + " that gives it ('cost: arg:1')");
             return null;
         }
-        if (target == Rule.Target.HTTP) {
-            problems.add(node, "cost '" + Fields.shorten(text) + "' needs a method or jaxrs match (HTTP requests"
-                    + " have no arguments); give a number instead");
+        if (target == Rule.Target.HTTP || target == Rule.Target.GRPC) {
+            problems.add(node, "cost '" + Fields.shorten(text) + "' needs a method or jaxrs match ("
+                    + (target == Rule.Target.HTTP ? "HTTP requests have" : "a gRPC call has") + " no arguments);"
+                    + " give a number instead");
             return null;
         }
         KeySpec argument;
@@ -206,16 +207,12 @@ final class PolicySection {
             return conditions;
         }
         for (YamlNode item : list.items()) {
-            Condition condition = ConditionSection.read(item, "unless entry", requestInScope(), problems);
+            Condition condition = ConditionSection.read(item, "unless entry", target, problems);
             if (condition != null) {
                 conditions.add(condition);
             }
         }
         return conditions;
-    }
-
-    private boolean requestInScope() {
-        return target != Rule.Target.METHOD;
     }
 
     private List<PolicyDraft.Override> overrides(KeySpec key) {
@@ -269,7 +266,7 @@ final class PolicySection {
         if (fields.has("keys")) {
             keys = keys(fields, key, where);
         } else {
-            when = ConditionSection.read(fields.get("when"), where + " when", requestInScope(), problems);
+            when = ConditionSection.read(fields.get("when"), where + " when", target, problems);
         }
         List<PolicyDraft.Limit> limits = overrideLimits(fields, where);
         if (limits == null || (keys == null && when == null)) {

@@ -50,7 +50,8 @@ final class RulesCompiler {
 
     private static final String[] TOP_KEYS = {"version", "reload", "response", "client-ip", "defaults", "rules",
         "store", "metrics"};
-    private static final String[] RULE_KEYS = {"id", "match", "key", "limit", "window", "limits", "strategy",
+    /** The keys a rule may have: docs/rules.md says for each which match kinds take it (a test holds both equal). */
+    static final String[] RULE_KEYS = {"id", "match", "key", "limit", "window", "limits", "strategy",
         "capacity", "cost", "unless", "overrides", "mode", "on-error", "max-keys", "on-full", "throw", "store", "on-limit", "max-wait",
         "max-waiters"};
 
@@ -321,7 +322,7 @@ final class RulesCompiler {
                         + Fields.shorten(throwClass) + "'");
             } else if (throwClass != null && match != null && match.target != Rule.Target.METHOD) {
                 problems.add(rule.get("throw"), "throw applies to method rules only (HTTP and JAX-RS rejections"
-                        + " are error responses)");
+                        + " are error responses, gRPC ones end the call with RESOURCE_EXHAUSTED)");
             }
         }
         return throwClass;

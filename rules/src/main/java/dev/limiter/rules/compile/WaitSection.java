@@ -11,7 +11,8 @@ import dev.limiter.rules.yaml.Problems;
  * rule's limit is reached. {@code wait} reserves the permit for the time it accrues and parks the calling thread
  * until then, at most {@code max-wait}; it is refused wherever that time is not exactly known. On {@code http:}
  * and {@code jaxrs:} rules each waiting request holds a server thread, so there the operator must also say how
- * many may wait at once ({@code max-waiters}); beyond them a request is rejected at once.
+ * many may wait at once ({@code max-waiters}); beyond them a request is rejected at once. On {@code grpc:} rules it
+ * is refused: the gRPC adapter decides a call where grpc-java starts it and never parks that thread.
  */
 final class WaitSection {
 
@@ -52,6 +53,13 @@ final class WaitSection {
                 }
             }
             return Waits.REJECT;
+        }
+        if (target == Rule.Target.GRPC) {
+            problems.add(rule.get("on-limit"), "on-limit: wait does not apply to a grpc rule: the agent decides a"
+                    + " gRPC call as grpc-java starts it and never parks that thread, so no call would wait; write"
+                    + " 'on-limit: reject' (the client gets RESOURCE_EXHAUSTED and retry-after), or give a"
+                    + " token-bucket a larger capacity for bursts");
+            return null;
         }
         long maxWaitMillis = maxWait(rule, problems);
         int maxWaiters = maxWaiters(rule, target, problems);

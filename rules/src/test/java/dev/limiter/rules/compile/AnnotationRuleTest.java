@@ -82,7 +82,7 @@ class AnnotationRuleTest {
         assertThat(compile("limit", 5L, "window", "1s", "capacity", 3L).problems()).containsExactly(
                 "capacity: capacity applies to token-bucket and leaky-bucket, not fixed-window");
         assertThat(compile("limit", 5L, "window", "1s", "key", "ip").problems()).containsExactly(
-                "key: key 'ip' needs an http or jaxrs match (plain methods have no request)");
+                "key: key 'ip' needs an http, jaxrs or grpc match (plain methods have no request)");
         assertThat(compile("limit", 5L, "window", "1s", "strategy", "token-buket").problems()).singleElement()
                 .asString().startsWith("strategy: unknown strategy 'token-buket' (did you mean 'token-bucket'?)");
         assertThat(compile("limit", 5L, "window", "1s", "mode", "dryrun").problems()).singleElement().asString()

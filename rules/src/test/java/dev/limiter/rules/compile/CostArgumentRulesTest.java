@@ -70,6 +70,14 @@ class CostArgumentRulesTest {
     }
 
     @Test
+    void aGrpcCallHasNoArguments() {
+        String grpc = "    match: { grpc: { service: acme.Orders } }\n    limit: 10\n    window: 1s\n    cost: arg:0\n";
+        assertThat(error(grpc)).isEqualTo("7:11 cost 'arg:0' needs a method or jaxrs match (a gRPC call has no"
+                + " arguments); give a number instead");
+        assertThat(load(grpc.replace("arg:0", "3")).rule("r").policy().cost()).isEqualTo(3);
+    }
+
+    @Test
     void theArgumentMustBeAnIndexFromZeroTo254() {
         assertThat(error(method("    cost: arg:255\n"))).startsWith("7:11 cost ").contains("from 0 to 254");
         assertThat(error(method("    cost: arg:-1\n"))).startsWith("7:11 cost ");

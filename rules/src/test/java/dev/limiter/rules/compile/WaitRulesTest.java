@@ -100,6 +100,20 @@ class WaitRulesTest {
     }
 
     @Test
+    void grpcRulesNeverWait() {
+        String grpc = "    match: { grpc: { service: acme.Orders, method: Create } }\n    limit: 10\n    window: 1s\n"
+                + "    strategy: token-bucket\n    on-limit: wait\n    max-wait: 1s\n";
+        String refusal = "8:15 on-limit: wait does not apply to a grpc rule: the agent decides a gRPC call as"
+                + " grpc-java starts it and never parks that thread, so no call would wait; write 'on-limit: reject'"
+                + " (the client gets RESOURCE_EXHAUSTED and retry-after), or give a token-bucket a larger capacity for"
+                + " bursts";
+        assertThat(error("", grpc)).isEqualTo(refusal);
+        assertThat(error("", grpc + "    max-waiters: 5\n")).as("one reason, where the choice is").isEqualTo(refusal);
+        assertThat(error("", grpc.replace("    max-wait: 1s\n", ""))).isEqualTo(refusal);
+        assertThat(load("", grpc.replace("wait\n    max-wait: 1s", "reject")).rule("r").policy().waits()).isFalse();
+    }
+
+    @Test
     void methodRulesMayBoundTheirWaitersAndOnlyAWaitingRuleHasWaiters() {
         assertThat(load("", method("    strategy: token-bucket\n    on-limit: wait\n    max-wait: 1s\n")).rule("r")
                 .policy().maxWaiters()).as("unbounded: the caller's own thread waits").isZero();
