@@ -8,15 +8,15 @@ import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 
 /**
- * Weaves the container entry points {@link WeaveTarget} describes, servlet and filter {@code service} /
- * {@code doFilter} and JAX-RS {@code ExceptionMapper.toResponse}, with plain ASM ({@link ServletEntryAdvice},
- * {@link MapperEntryAdvice}).
+ * Weaves the registered entry points' methods ({@link WeaveTarget}: servlet and filter {@code service} /
+ * {@code doFilter}, JAX-RS {@code ExceptionMapper.toResponse}, the reactive servers' and gRPC's one named class
+ * each) with plain ASM, the advice of each method's {@link dev.limiter.agent.entry.AdviceShape} ({@link Advices}).
  *
- * <p>Why not Byte Buddy's {@code Advice} here: it is the same inlined code, but Byte Buddy's weaving machinery
- * loads some 700 classes and costs about a second of CPU on the first class woven, which every servlet
- * application pays at start-up. These two shapes are fixed (no per-method constants, no rules involved), so
- * they are written out by hand once. Methods named by {@code method:} and {@code jaxrs:} rules, which need
- * annotation and type analysis, stay with Byte Buddy ({@link ClassWeaver}).
+ * <p>Why plain ASM and not Byte Buddy's {@code Advice}: it is the same inlined code, but Byte Buddy's weaving
+ * machinery loads some 700 classes and costs about a second of CPU on the first class woven, which every
+ * application would pay at start-up. The shapes are fixed (no per-method constants, no rules involved), so they
+ * are written out by hand once. Methods named by {@code method:} and {@code jaxrs:} rules or carrying
+ * {@code @Limit} are planned from their class files and woven with ASM too, by {@link ClassWeaver}.
  *
  * <p>Only method bodies change (no member is added or removed), so the JVM can retransform the class again.
  * Frames are kept as the compiler wrote them (read expanded, so inserted frames fit among them) and the
