@@ -5,9 +5,11 @@ import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.redis.RedisStore;
 import dev.limiter.redis.RedisStoreStats;
 import dev.limiter.redis.StoreState;
+import dev.limiter.rules.PolicyOverride;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.RuleStats;
+import dev.limiter.rules.Tier;
 import dev.limiter.rules.reload.RuleSetHolder;
 import java.util.List;
 
@@ -78,11 +80,62 @@ final class LimiterMetrics {
         for (Rule rule : all) {
             w.sample("limiter_keys_refused_total", "rule", rule.id(), rule.limiter().keysRefused());
         }
+        w.counter("limiter_keys_admitted_without_state", "Requests of new keys admitted without state because the"
+                + " rule's key table was full of live state (on-full: allow).");
+        for (Rule rule : all) {
+            w.sample("limiter_keys_admitted_without_state_total", "rule", rule.id(),
+                    rule.limiter().keysAdmittedWithoutState());
+        }
+        waits(w, all);
+        overrides(w, all);
+        w.counter("limiter_internal_errors", "Failures of the agent's own code, caught, counted and logged; the"
+                + " request went on as on-error says.");
+        w.sample("limiter_internal_errors_total", LimiterBridge.internalErrors());
         RedisStore redis = store == null ? null : store.active();
         if (redis != null) {
             store(w, redis.stats());
         }
         return w.finish();
+    }
+
+    /** The {@code on-limit: wait} counters, per rule (zero for rules that never wait). */
+    private static void waits(MetricsWriter w, List<Rule> all) {
+        w.counter("limiter_waits", "Calls admitted after waiting for their permit (on-limit: wait).");
+        for (Rule rule : all) {
+            w.sample("limiter_waits_total", "rule", rule.id(), rule.stats().waited().sum());
+        }
+        w.counter("limiter_wait_seconds", "The waits of those calls, summed.");
+        for (Rule rule : all) {
+            w.sampleSeconds("limiter_wait_seconds_total", "rule", rule.id(), rule.stats().waitNanos().sum());
+        }
+        w.gauge("limiter_waiting", "Calls parked right now for their permit (bounded by max-waiters).");
+        for (Rule rule : all) {
+            w.sample("limiter_waiting", "rule", rule.id(), rule.stats().waiting());
+        }
+        w.counter("limiter_wait_refused", "Calls that would have waited but were rejected at once (every waiter"
+                + " slot taken, or an event loop, which never parks); also counted as rejected.");
+        for (Rule rule : all) {
+            w.sample("limiter_wait_refused_total", "rule", rule.id(), rule.stats().waitRefused().sum());
+        }
+    }
+
+    /** Each override's own decisions, as JMX's {@code Overrides} shows them. */
+    private static void overrides(MetricsWriter w, List<Rule> all) {
+        w.counter("limiter_override_decisions", "Decisions per override of a rule (its plan), by outcome.");
+        for (Rule rule : all) {
+            for (PolicyOverride override : rule.policy().overrides()) {
+                Tier tier = override.tier();
+                RuleStats stats = tier.stats();
+                String id = rule.id();
+                String name = tier.name();
+                w.sample("limiter_override_decisions_total", "rule", id, "override", name, "outcome", "allowed",
+                        stats.allowed().sum());
+                w.sample("limiter_override_decisions_total", "rule", id, "override", name, "outcome", "rejected",
+                        stats.rejected().sum());
+                w.sample("limiter_override_decisions_total", "rule", id, "override", name, "outcome",
+                        "would_reject", stats.wouldReject().sum());
+            }
+        }
     }
 
     private static void store(MetricsWriter w, RedisStoreStats stats) {

@@ -5,8 +5,8 @@ package dev.limiter.agent.metrics;
  * lines, samples with escaped label values, and OpenMetrics' {@code # EOF}.
  *
  * <p>A counter is declared by its base name ({@code limiter_decisions}); its samples carry {@code _total}. The
- * 0.0.4 format names the family with the suffix, OpenMetrics without it. Values are whole numbers here (every
- * counter and gauge of the limiter is), written as such.
+ * 0.0.4 format names the family with the suffix, OpenMetrics without it. Values are whole numbers here, written
+ * as such, but for durations in seconds ({@link #sampleSeconds}).
  */
 final class MetricsWriter {
 
@@ -52,6 +52,29 @@ final class MetricsWriter {
         out.append(',');
         label(label2, value2);
         out.append("} ").append(value).append('\n');
+    }
+
+    void sample(String name, String label1, String value1, String label2, String value2, String label3,
+            String value3, long value) {
+        out.append(name).append('{');
+        label(label1, value1);
+        out.append(',');
+        label(label2, value2);
+        out.append(',');
+        label(label3, value3);
+        out.append("} ").append(value).append('\n');
+    }
+
+    /** A duration of {@code nanos} written in seconds (the unit Prometheus names want), to the nanosecond. */
+    void sampleSeconds(String name, String label, String labelValue, long nanos) {
+        out.append(name).append('{');
+        label(label, labelValue);
+        out.append("} ").append(nanos / 1_000_000_000L).append('.');
+        String fraction = Long.toString(nanos % 1_000_000_000L);
+        for (int i = fraction.length(); i < 9; i++) {
+            out.append('0');
+        }
+        out.append(fraction).append('\n');
     }
 
     private void label(String name, String value) {

@@ -26,6 +26,10 @@ class LimiterMetricsTest {
                 key: header:X-Client
                 limit: 2
                 window: 1h
+                overrides:
+                  - name: gold
+                    keys: [k-gold]
+                    limits: [ { limit: 100, window: 1s } ]
               - id: search.v2
                 match: { http: { path: /search } }
                 limit: 7
@@ -62,6 +66,11 @@ class LimiterMetricsTest {
         api.stats().rejected().add(3);
         api.stats().errors().increment();
         holder.current().rule("search.v2").stats().wouldReject().add(4);
+        api.stats().waited().add(2);
+        api.stats().waitNanos().add(1_500_000_042L);
+        api.stats().waitRefused().increment();
+        api.policy().overrides()[0].tier().stats().allowed().add(6);
+        long internalErrors = LimiterBridge.internalErrors();
         Files.writeString(holder.file(), "version: 1\nrules: oops\n");
         assertThat(holder.reload()).isFalse();
         LimiterBridge.setEnabled(false);
@@ -106,7 +115,38 @@ class LimiterMetricsTest {
                 # TYPE limiter_keys_refused_total counter
                 limiter_keys_refused_total{rule="api"} 0
                 limiter_keys_refused_total{rule="search.v2"} 0
-                """);
+                # HELP limiter_keys_admitted_without_state_total Requests of new keys admitted without state \
+                because the rule's key table was full of live state (on-full: allow).
+                # TYPE limiter_keys_admitted_without_state_total counter
+                limiter_keys_admitted_without_state_total{rule="api"} 0
+                limiter_keys_admitted_without_state_total{rule="search.v2"} 0
+                # HELP limiter_waits_total Calls admitted after waiting for their permit (on-limit: wait).
+                # TYPE limiter_waits_total counter
+                limiter_waits_total{rule="api"} 2
+                limiter_waits_total{rule="search.v2"} 0
+                # HELP limiter_wait_seconds_total The waits of those calls, summed.
+                # TYPE limiter_wait_seconds_total counter
+                limiter_wait_seconds_total{rule="api"} 1.500000042
+                limiter_wait_seconds_total{rule="search.v2"} 0.000000000
+                # HELP limiter_waiting Calls parked right now for their permit (bounded by max-waiters).
+                # TYPE limiter_waiting gauge
+                limiter_waiting{rule="api"} 0
+                limiter_waiting{rule="search.v2"} 0
+                # HELP limiter_wait_refused_total Calls that would have waited but were rejected at once (every \
+                waiter slot taken, or an event loop, which never parks); also counted as rejected.
+                # TYPE limiter_wait_refused_total counter
+                limiter_wait_refused_total{rule="api"} 1
+                limiter_wait_refused_total{rule="search.v2"} 0
+                # HELP limiter_override_decisions_total Decisions per override of a rule (its plan), by outcome.
+                # TYPE limiter_override_decisions_total counter
+                limiter_override_decisions_total{rule="api",override="gold",outcome="allowed"} 6
+                limiter_override_decisions_total{rule="api",override="gold",outcome="rejected"} 0
+                limiter_override_decisions_total{rule="api",override="gold",outcome="would_reject"} 0
+                # HELP limiter_internal_errors_total Failures of the agent's own code, caught, counted and logged; \
+                the request went on as on-error says.
+                # TYPE limiter_internal_errors_total counter
+                limiter_internal_errors_total %d
+                """.formatted(internalErrors));
     }
 
     @Test
@@ -125,13 +165,21 @@ class LimiterMetricsTest {
     void theDashboardAndTheDocsNameOnlyMetricsThatExist() throws Exception {
         java.util.Set<String> written = new java.util.TreeSet<>(java.util.List.of("limiter_enabled", "limiter_rules",
                 "limiter_reloads_total", "limiter_decisions_total", "limiter_active_keys", "limiter_limit",
-                "limiter_keys_refused_total", "limiter_store_calls_total", "limiter_store_circuit_open",
+                "limiter_keys_refused_total", "limiter_keys_admitted_without_state_total", "limiter_waits_total",
+                "limiter_wait_seconds_total", "limiter_waiting", "limiter_wait_refused_total",
+                "limiter_override_decisions_total", "limiter_internal_errors_total", "limiter_store_calls_total", "limiter_store_circuit_open",
                 "limiter_store_latency_seconds", "limiter_store_latency_seconds_bucket",
                 "limiter_store_latency_seconds_count"));
         String text = new LimiterMetrics(holder, null).render(ExpositionFormat.PROMETHEUS_TEXT);
         for (String line : text.split("\n")) {
             if (!line.startsWith("#")) {
                 assertThat(written).as("the list above is complete").contains(line.split("[{ ]")[0]);
+            }
+        }
+        String table = Files.readString(Path.of("../docs/metrics.md"));
+        for (String name : written) {
+            if (!name.endsWith("_bucket") && !name.endsWith("_count")) {
+                assertThat(table).as("docs/metrics.md's table documents " + name).contains("| `" + name + "` |");
             }
         }
         for (String doc : new String[] {"../docs/grafana-dashboard.json", "../docs/metrics.md"}) {
