@@ -2,22 +2,42 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 
 /**
  * Build step (run by exec-maven-plugin as a single-file Java program): turns the shaded jar into limiter.jar.
  *
+ * <p>Arguments: the shaded jar, limiter.jar, the build's {@code project.build.outputTimestamp} (ISO 8601 or
+ * seconds since the epoch) and the folder that holds limiter's {@code LICENSE}, {@code NOTICE} and
+ * {@code licenses/}.
+ *
  * <p>Only the bootstrap API ({@code dev/limiter/api}, {@code dev/limiter/bootstrap}), the premain class and the
  * manifest/licences stay at the jar root, where the system and bootstrap loaders look. Every other class moves
  * to {@code inst/<name>.classdata} and every other resource to {@code inst/<name>}, where only
  * {@code AgentClassLoader} looks. The step fails the build if anything else would be left at the root.
+ *
+ * <p>The licences and notices the dependencies bring ({@code META-INF/LICENSE*}, {@code META-INF/NOTICE*},
+ * {@code META-INF/licenses/}) are replaced by limiter's own {@code LICENSE}, {@code NOTICE} (which names every
+ * third-party component the jar carries, and keeps their notices) and {@code licenses/}, under
+ * {@code META-INF/}.
+ *
+ * <p>Reproducible: the manifest first, then every entry sorted by name, each stamped with the build's output
+ * timestamp (as a zone-free MS-DOS date and time, so the time zone of the build machine does not matter), no
+ * directory entries and nothing else from the build machine.
  *
  * <p>The classes every start loads (ours, SnakeYAML's parser, ASM) are stored uncompressed: the
  * agent reads some 270 of them while the application starts, and inflating them cost about a third of that
@@ -28,44 +48,94 @@ public final class RelayoutJar {
 
     private static final String PREFIX = "inst/";
     private static final String SUFFIX = ".classdata";
+    private static final String MANIFEST = "META-INF/MANIFEST.MF";
 
     public static void main(String[] args) throws IOException {
+        if (args.length != 4) {
+            System.err.println("RelayoutJar: usage: RelayoutJar SHADED_JAR OUT_JAR OUTPUT_TIMESTAMP LEGAL_DIR");
+            System.exit(2);
+        }
         Path in = Path.of(args[0]);
         Path out = Path.of(args[1]);
+        LocalDateTime time = entryTime(args[2]);
+        Path legal = Path.of(args[3]);
         Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
+
+        // target name -> content, sorted by name
+        Map<String, byte[]> entries = new TreeMap<>();
         List<String> root = new ArrayList<>();
-        try (JarFile source = new JarFile(in.toFile());
-             JarOutputStream target = new JarOutputStream(Files.newOutputStream(tmp))) {
-            copy(source, source.getJarEntry("META-INF/MANIFEST.MF"), "META-INF/MANIFEST.MF", target);
+        byte[] manifest;
+        try (JarFile source = new JarFile(in.toFile())) {
+            manifest = read(source, source.getJarEntry(MANIFEST));
             for (Enumeration<JarEntry> e = source.entries(); e.hasMoreElements(); ) {
                 JarEntry entry = e.nextElement();
                 String name = entry.getName();
-                if (entry.isDirectory() || name.equals("META-INF/MANIFEST.MF")) {
+                if (entry.isDirectory() || name.equals(MANIFEST) || isThirdPartyLegal(name)) {
                     continue;
                 }
+                String target;
                 if (staysAtRoot(name)) {
                     root.add(name);
-                    copy(source, entry, name, target);
+                    target = name;
                 } else if (name.endsWith(".class")) {
-                    copy(source, entry, PREFIX + name.substring(0, name.length() - 6) + SUFFIX, target);
+                    target = PREFIX + name.substring(0, name.length() - 6) + SUFFIX;
                 } else {
-                    copy(source, entry, PREFIX + name, target);
+                    target = PREFIX + name;
                 }
+                put(entries, target, read(source, entry));
             }
         }
         for (String name : root) {
             if (!allowedAtRoot(name)) {
-                Files.deleteIfExists(tmp);
                 System.err.println("RelayoutJar: unexpected class at the jar root: " + name);
                 System.exit(1);
             }
+        }
+        put(entries, "META-INF/LICENSE", Files.readAllBytes(legal.resolve("LICENSE")));
+        put(entries, "META-INF/NOTICE", Files.readAllBytes(legal.resolve("NOTICE")));
+        try (Stream<Path> licences = Files.list(legal.resolve("licenses"))) {
+            for (Path licence : licences.sorted().toList()) {
+                put(entries, "META-INF/licenses/" + licence.getFileName(), Files.readAllBytes(licence));
+            }
+        }
+
+        try (JarOutputStream target = new JarOutputStream(Files.newOutputStream(tmp))) {
+            write(target, MANIFEST, manifest, time);
+            for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
+                write(target, entry.getKey(), entry.getValue(), time);
+            }
+        } catch (IOException | RuntimeException failure) {
+            Files.deleteIfExists(tmp);
+            throw failure;
         }
         Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         System.out.println("RelayoutJar: wrote " + out + " (" + root.size() + " entries at the root)");
     }
 
+    /** {@code project.build.outputTimestamp}: ISO 8601 with an offset, or seconds since the epoch. */
+    static LocalDateTime entryTime(String outputTimestamp) {
+        Instant instant = outputTimestamp.chars().allMatch(Character::isDigit)
+                ? Instant.ofEpochSecond(Long.parseLong(outputTimestamp))
+                : OffsetDateTime.parse(outputTimestamp).toInstant();
+        return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+
+    private static void put(Map<String, byte[]> entries, String name, byte[] data) {
+        if (entries.put(name, data) != null) {
+            System.err.println("RelayoutJar: two entries would be named " + name);
+            System.exit(1);
+        }
+    }
+
+    /** The dependencies' own licence and notice files: limiter's NOTICE and licenses/ carry them instead. */
+    private static boolean isThirdPartyLegal(String name) {
+        return name.startsWith("META-INF/LICENSE") || name.startsWith("META-INF/NOTICE")
+                || name.startsWith("META-INF/licenses/");
+    }
+
     /** Loaded by every start (see the class comment). */
-    private static boolean storedUncompressed(String name) {
+    private static boolean storedUncompressed(String target) {
+        String name = target.startsWith(PREFIX) ? target.substring(PREFIX.length()) : target;
         return name.startsWith("dev/limiter/") && !name.startsWith("dev/limiter/shaded/")
                 || name.startsWith("dev/limiter/shaded/snakeyaml/")
                 || name.startsWith("dev/limiter/shaded/bytebuddy/jar/asm/");
@@ -74,31 +144,32 @@ public final class RelayoutJar {
     private static boolean staysAtRoot(String name) {
         return name.startsWith("dev/limiter/api/")
                 || name.startsWith("dev/limiter/bootstrap/")
-                || name.equals("dev/limiter/agent/LimiterAgent.class")
-                || name.startsWith("META-INF/LICENSE")
-                || name.startsWith("META-INF/NOTICE");
+                || name.equals("dev/limiter/agent/LimiterAgent.class");
     }
 
     private static boolean allowedAtRoot(String name) {
         return !name.endsWith(".class") || staysAtRoot(name);
     }
 
-    private static void copy(JarFile source, JarEntry entry, String name, JarOutputStream target) throws IOException {
-        byte[] data;
+    private static byte[] read(JarFile source, JarEntry entry) throws IOException {
         try (InputStream in = source.getInputStream(entry)) {
-            data = in.readAllBytes();
+            return in.readAllBytes();
         }
-        ZipEntry copy = new ZipEntry(name);
-        copy.setTime(entry.getTime());
-        if (storedUncompressed(entry.getName())) {
+    }
+
+    private static void write(JarOutputStream target, String name, byte[] data, LocalDateTime time)
+            throws IOException {
+        ZipEntry entry = new ZipEntry(name);
+        entry.setTimeLocal(time);
+        if (storedUncompressed(name)) {
             CRC32 crc = new CRC32();
             crc.update(data);
-            copy.setMethod(ZipEntry.STORED);
-            copy.setSize(data.length);
-            copy.setCompressedSize(data.length);
-            copy.setCrc(crc.getValue());
+            entry.setMethod(ZipEntry.STORED);
+            entry.setSize(data.length);
+            entry.setCompressedSize(data.length);
+            entry.setCrc(crc.getValue());
         }
-        target.putNextEntry(copy);
+        target.putNextEntry(entry);
         target.write(data);
         target.closeEntry();
     }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Runs the packaged {@code limiter.jar} in forked JVMs (bound to {@code integration-test}, after
  * {@code package}): the application sees the bridge on the bootstrap path and nothing else of ours, a second
- * {@code -javaagent} is refused, and {@code java -jar limiter.jar validate} works from the real jar.
+ * {@code -javaagent} is refused, and {@code java -jar limiter.jar validate} and {@code jfc} work from the real
+ * jar.
  */
 class PackagedAgentJarLayoutTest {
 
@@ -96,5 +97,13 @@ class PackagedAgentJarLayoutTest {
         Result ok = run(List.of(java(), "-jar", agentJar(), "validate", rules().toString()));
         assertThat(ok.exit()).as(ok.err()).isZero();
         assertThat(ok.out()).contains("api (").contains("OK, 1 rule");
+    }
+
+    @Test
+    void theJarPrintsTheJfrSettingsOfTheDocs() throws Exception {
+        Result jfc = run(List.of(java(), "-jar", agentJar(), "jfc"));
+        assertThat(jfc.exit()).as(jfc.err()).isZero();
+        assertThat(jfc.out()).isEqualTo(Files.readString(
+                Path.of(System.getProperty("basedir", "."), "..", "docs", "limiter.jfc"), StandardCharsets.UTF_8));
     }
 }

@@ -7,10 +7,11 @@ import java.io.PrintStream;
  * {@code java -jar limiter.jar COMMAND ...}: checks rules files and steers the limiter in running JVMs.
  *
  * <p>It runs in the agent's isolated class loader (started by {@code LimiterAgent.main}), so {@code validate}
- * uses the very parser the agent uses, and the JVM commands ({@code attach}, {@code status}, {@code reload},
- * {@code enable}, {@code disable}, {@code mode}) reach the other JVM through the Attach API and its local JMX
- * connector, reading the MBeans by name only. This class only dispatches: each command is its own class, and
- * every failure arrives here as a {@link CliFailure} with its {@link ExitCode}.
+ * uses the very parser the agent uses, {@code jfc} prints the JFR settings packaged with the agent, and the JVM
+ * commands ({@code attach}, {@code status}, {@code reload}, {@code enable}, {@code disable}, {@code mode}) reach
+ * the other JVM through the Attach API and its local JMX connector, reading the MBeans by name only. This class
+ * only dispatches: each command is its own class, and every failure arrives here as a {@link CliFailure} with
+ * its {@link ExitCode}.
  */
 public final class LimiterCli {
 
@@ -37,6 +38,9 @@ public final class LimiterCli {
                 case "version", "--version" -> {
                     out.println("limiter " + AgentVersion.get());
                     return ExitCode.OK;
+                }
+                case "jfc" -> {
+                    return JfcCommand.run(args, out);
                 }
                 case "validate" -> {
                     return ValidateCommand.run(args, out, err);

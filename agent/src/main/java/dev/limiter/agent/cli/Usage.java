@@ -31,6 +31,11 @@ final class Usage {
         stream.println("  mode PID RULE enforce|dry-run|file");
         stream.println("                                  switch one rule's mode (file: back to the file's mode)");
         stream.println();
+        stream.println("JDK Flight Recorder:");
+        stream.println("  jfc                             print the JFR settings that enable the limiter's events:");
+        stream.println("                                  " + jar + " jfc > limiter.jfc;");
+        stream.println("                                  jcmd PID JFR.start settings=default settings=./limiter.jfc");
+        stream.println();
         stream.println("  version                         print the version");
         stream.println("  help                            print this text");
         stream.println();

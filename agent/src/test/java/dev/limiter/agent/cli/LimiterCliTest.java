@@ -95,7 +95,7 @@ class LimiterCliTest {
     void helpListsEveryCommandAndTheExitCodes() {
         assertThat(run("help")).isZero();
         assertThat(out()).contains("validate RULES.yml", "attach PID", "status PID [--json] [--watch [SECONDS]]",
-                "reload PID", "enable PID | disable PID", "mode PID RULE enforce|dry-run|file", "Exit codes: 0 ok",
+                "reload PID", "enable PID | disable PID", "mode PID RULE enforce|dry-run|file", "jfc", "Exit codes: 0 ok",
                 "3 no such process", "5 attach disabled", "6 limiter already loaded", "8 no Attach API");
     }
 
