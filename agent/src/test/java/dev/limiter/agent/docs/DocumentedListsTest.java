@@ -115,6 +115,34 @@ class DocumentedListsTest {
     }
 
     @Test
+    void theCommandsOfTheCommandLineAreTheOnesTheManualShows() throws Exception {
+        Set<String> inCode = new TreeSet<>();
+        Matcher cases = Pattern.compile("case (\"[a-z-]+\"(?:, \"[a-z-]+\")*) ->")
+                .matcher(Files.readString(Path.of("src/main/java/dev/limiter/agent/cli/LimiterCli.java")));
+        while (cases.find()) {
+            for (String command : cases.group(1).split(", ")) {
+                inCode.add(command.replace("\"", ""));
+            }
+        }
+        String manual = doc("cli.md");
+        String usage = manual.substring(manual.indexOf("```sh"), manual.indexOf("```", manual.indexOf("```sh") + 5));
+        Set<String> documented = new TreeSet<>();
+        Matcher lines = Pattern.compile("java -jar limiter.jar ([a-z]+)|also ((?:--?[a-z]+(?:, )?)+)\\)")
+                .matcher(usage);
+        while (lines.find()) {
+            if (lines.group(1) != null) {
+                documented.add(lines.group(1));
+            } else {
+                for (String alias : lines.group(2).split(", ")) {
+                    documented.add(alias);
+                }
+            }
+        }
+        assertThat(inCode).as("commands in the code").contains("validate", "status", "jfc", "version");
+        assertThat(documented).isEqualTo(inCode);
+    }
+
+    @Test
     void theFlightRecorderEventsAreTheOnesTheManualAndItsSettingsList() throws Exception {
         Set<String> inCode = new TreeSet<>();
         for (String simpleName : new String[] {"RejectionEvent", "ReloadEvent", "StoreFailureEvent"}) {
