@@ -82,7 +82,8 @@ public final class EntryTarget {
         return shape.fits(descriptorStart, descriptor);
     }
 
-    private static boolean isOneOf(String name, String[] names) {
+    /** True if {@code name} is one of {@code names}. */
+    public static boolean isOneOf(String name, String[] names) {
         for (String candidate : names) {
             if (candidate.equals(name)) {
                 return true;

@@ -107,7 +107,7 @@ final class WeaveTarget {
     /** The bits of the target types named {@code internalName} ({@code a/b/C}), 0 if it is none. */
     static int bitOf(String internalName) {
         for (WeaveTarget target : ALL) {
-            if (isOneOf(internalName, target.types)) {
+            if (EntryTarget.isOneOf(internalName, target.types)) {
                 return target.bit;
             }
         }
@@ -160,15 +160,6 @@ final class WeaveTarget {
             }
         }
         return true;
-    }
-
-    private static boolean isOneOf(String name, String[] names) {
-        for (String candidate : names) {
-            if (candidate.equals(name)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override
