@@ -26,6 +26,8 @@ final class StatusJson {
                 .endObject();
         json.name("wovenTypes").count(status.wovenTypes());
         json.name("internalErrors").count(status.internalErrors());
+        json.name("reweaving").value(status.reweaving().isEmpty() ? null : status.reweaving());
+        json.name("lastReweave").value(status.lastReweave().isEmpty() ? null : status.lastReweave());
         json.name("store");
         store(json, status.store());
         json.name("rules").beginArray();

@@ -14,7 +14,7 @@ import javax.management.openmbean.CompositeData;
 final class StatusReader {
 
     private static final String[] LIMITER = {"Version", "RulesFile", "Enabled", "RuleCount", "ReloadCount",
-        "FailedReloadCount", "LastReloadTime", "LastReloadError", "WovenTypes", "InternalErrors"};
+        "FailedReloadCount", "LastReloadTime", "LastReloadError", "WovenTypes", "InternalErrors", "Reweaving", "LastReweave"};
     private static final String[] RULE = {"Match", "Key", "Strategy", "Limit", "WindowMillis", "Capacity", "Mode",
         "FileMode", "Allowed", "Rejected", "WouldReject", "Errors", "ActiveKeys", "KeysRefused", "TopRejectedKeys"};
     private static final String[] STORE = {"Type", "State", "Uri", "OnFailure", "RoundTrips", "Errors", "Timeouts",
@@ -36,7 +36,7 @@ final class StatusReader {
                 (int) limiter.number("RuleCount"), limiter.number("ReloadCount"),
                 limiter.number("FailedReloadCount"), limiter.text("LastReloadTime"),
                 limiter.text("LastReloadError"), limiter.number("WovenTypes"), limiter.number("InternalErrors"),
-                rules, store());
+                limiter.text("Reweaving"), limiter.text("LastReweave"), rules, store());
     }
 
     private static RuleStatus rule(String id, LimiterMBeans.Values values) {

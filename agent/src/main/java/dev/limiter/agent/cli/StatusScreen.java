@@ -27,6 +27,12 @@ final class StatusScreen {
                 lines.add("         " + TerminalText.line(error));
             }
         }
+        if (status.reweavingPending()) {
+            lines.add("methods: re-weaving loaded classes for the new method rules, " + TerminalText.line(
+                    status.reweaving()) + ": calls of those methods are not checked yet");
+        } else if (!status.lastReweave().isEmpty()) {
+            lines.add("methods: " + TerminalText.line(status.lastReweave()));
+        }
         lines.add("store:   " + store(status.store()));
         if (status.internalErrors() > 0) {
             lines.add("errors:  " + status.internalErrors() + " internal errors (each request was allowed; the "

@@ -1,5 +1,6 @@
 package dev.limiter.agent.jmx;
 
+import dev.limiter.agent.diagnostics.Reweaving;
 import dev.limiter.agent.diagnostics.AgentVersion;
 import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.bootstrap.LimiterBridge;
@@ -109,6 +110,16 @@ final class LimiterControl extends NotificationBroadcasterSupport implements Lim
     @Override
     public long getInternalErrors() {
         return LimiterBridge.internalErrors();
+    }
+
+    @Override
+    public String getReweaving() {
+        return Reweaving.state();
+    }
+
+    @Override
+    public String getLastReweave() {
+        return Reweaving.last();
     }
 
     @Override

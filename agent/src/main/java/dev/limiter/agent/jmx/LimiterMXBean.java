@@ -52,6 +52,15 @@ public interface LimiterMXBean {
     /** Errors caught inside the limiter that belong to no rule (each request was allowed). */
     long getInternalErrors();
 
+    /**
+     * {@code in force}, or {@code pending since <instant>} while classes already loaded are re-woven for the
+     * method rules of a reload: until then calls of those methods are not checked yet.
+     */
+    String getReweaving();
+
+    /** When the last reload's method rules came in force and how many classes that took; empty if none did. */
+    String getLastReweave();
+
     /** Reads the file now and applies it if valid; returns what happened, with every validation error. */
     String reload();
 

@@ -1,5 +1,6 @@
 package dev.limiter.agent.weave;
 
+import dev.limiter.agent.diagnostics.Reweaving;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.method.SiteCoverage;
 import dev.limiter.rules.RuleSet;
@@ -12,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Logger;
 
 /**
  * Re-weaves already loaded classes after a reload whose {@code method:} / {@code jaxrs:} rules need methods (or
@@ -42,7 +44,8 @@ public final class Reweaver implements ReloadListener {
         if (current.maxMethodMatches() == 0) {
             return;
         }
-        worker.execute(this::reweave);
+        long reloadMillis = Reweaving.pending(System.currentTimeMillis());
+        worker.execute(new Reweave(reloadMillis));
     }
 
     /** Classes retransformed so far because of reloads. */
@@ -50,12 +53,41 @@ public final class Reweaver implements ReloadListener {
         return retransformed.get();
     }
 
-    private void reweave() {
+    /**
+     * Re-weaves what the rules in force need; says when they are in force (their classes re-woven): in the log,
+     * and to JMX and {@code limiter status} through {@link Reweaving}.
+     */
+    private void reweave(long reloadMillis) {
+        int classes = 0;
+        boolean failed = false;
         try {
-            retransformed.addAndGet(LoadedClasses.retransform(inst, staleClasses(holder.current()), log));
+            classes = LoadedClasses.retransform(inst, staleClasses(holder.current()), log);
+            retransformed.addAndGet(classes);
         } catch (Throwable t) {
+            failed = true;
             log.warn("limiter: re-weaving after a reload failed; new method rules apply to classes loaded from now"
                     + " on", t);
+        }
+        String line = Reweaving.done(reloadMillis, classes, failed);
+        try {
+            Logger.getLogger("dev.limiter").info("limiter: " + line);
+        } catch (Throwable ignored) {
+            // logging must never stop the worker
+        }
+    }
+
+    /** One reload's re-weaving (a class, not a lambda: nothing to spin while the application runs). */
+    private final class Reweave implements Runnable {
+
+        private final long reloadMillis;
+
+        Reweave(long reloadMillis) {
+            this.reloadMillis = reloadMillis;
+        }
+
+        @Override
+        public void run() {
+            reweave(reloadMillis);
         }
     }
 

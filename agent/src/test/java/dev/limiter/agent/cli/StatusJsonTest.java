@@ -25,7 +25,8 @@ class StatusJsonTest {
         Map<String, Object> doc = object(TestJson.parse(json));
         assertThat(doc).containsEntry("pid", 4242L).containsEntry("version", "1.2.3").containsEntry("enabled", true)
                 .containsEntry("rulesFile", "/etc/limiter/rules.yml").containsEntry("ruleCount", 3L)
-                .containsEntry("wovenTypes", 17L).containsEntry("internalErrors", 0L);
+                .containsEntry("wovenTypes", 17L).containsEntry("internalErrors", 0L)
+                .containsEntry("reweaving", "pending since 2026-12-03T18:40:00Z");
         assertThat(object(doc.get("reloads"))).containsEntry("ok", 2L).containsEntry("failed", 1L)
                 .containsEntry("lastTime", "2026-12-03T18:40:00Z").containsEntry("lastFailed", true)
                 .containsEntry("lastError", "rules.yml:7:12: limit must be positive\nrules.yml:9:3: unknown key 'foo'");
@@ -58,7 +59,7 @@ class StatusJsonTest {
     @Test
     void unknownValuesAreNull() {
         RuleStatus old = new RuleStatus("old", "", "", "", -1, -1, -1, "", "", -1, -1, -1, -1, -1, -1, List.of());
-        LimiterStatus status = new LimiterStatus(1, "", "", false, 1, -1, -1, "", "", -1, -1, List.of(old), null);
+        LimiterStatus status = new LimiterStatus(1, "", "", false, 1, -1, -1, "", "", -1, -1, "", "", List.of(old), null);
         Map<String, Object> doc = object(TestJson.parse(StatusJson.of(status)));
         assertThat(doc.get("store")).isNull();
         assertThat(object(doc.get("reloads"))).containsEntry("ok", null).containsEntry("lastTime", null)

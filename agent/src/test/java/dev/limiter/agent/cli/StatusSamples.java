@@ -21,6 +21,6 @@ final class StatusSamples {
                 "enforce", "enforce", 9, 1, 0, 0, 1, 0, List.of());
         return new LimiterStatus(4242, "1.2.3", "/etc/limiter/rules.yml", true, 3, 2, 1,
                 "2026-12-03T18:40:00Z", "rules.yml:7:12: limit must be positive\nrules.yml:9:3: unknown key 'foo'",
-                17, 0, List.of(orders, search, uploads), new StoreStatus("local", "up", "", "", 0, 0, 0, 0, 0, 0, 0, 0));
+                17, 0, "pending since 2026-12-03T18:40:00Z", "", List.of(orders, search, uploads), new StoreStatus("local", "up", "", "", 0, 0, 0, 0, 0, 0, 0, 0));
     }
 }

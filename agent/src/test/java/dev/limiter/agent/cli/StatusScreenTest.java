@@ -19,7 +19,9 @@ class StatusScreenTest {
         assertThat(lines.get(2)).isEqualTo("reloads: 2 ok, 1 failed; last load 2026-12-03T18:40:00Z FAILED, the rules in force stay:");
         assertThat(lines.get(3)).isEqualTo("         rules.yml:7:12: limit must be positive");
         assertThat(lines.get(4)).isEqualTo("         rules.yml:9:3: unknown key 'foo'");
-        assertThat(lines.get(5)).isEqualTo("store:   local (this JVM's memory)");
+        assertThat(lines.get(5)).isEqualTo("methods: re-weaving loaded classes for the new method rules, pending since"
+                + " 2026-12-03T18:40:00Z: calls of those methods are not checked yet");
+        assertThat(lines.get(6)).isEqualTo("store:   local (this JVM's memory)");
         int header = lines.indexOf(lines.stream().filter(l -> l.startsWith("rule ")).findFirst().orElseThrow());
         assertThat(lines.get(header)).matches("rule +match +key +strategy +limit +mode +allowed +rejected +would-reject +active keys");
         assertThat(lines.get(header + 1)).matches(
@@ -65,7 +67,7 @@ class StatusScreenTest {
     @Test
     void aDisabledLimiterAndARedisStoreAreSpelledOut() {
         LimiterStatus sample = StatusSamples.sample();
-        LimiterStatus disabled = new LimiterStatus(1, "v", "r.yml", false, 0, 0, 0, "", "", 0, 3, List.of(),
+        LimiterStatus disabled = new LimiterStatus(1, "v", "r.yml", false, 0, 0, 0, "", "", 0, 3, "", "", List.of(),
                 new StoreStatus("redis", "fallback", "redis://cache:6379", "local", 100, 2, 1, 5, 1, 120, 900, 4000));
         String screen = screen(disabled);
         assertThat(screen).contains("in pid 1: DISABLED (kill switch thrown: every request is allowed)");
@@ -80,7 +82,7 @@ class StatusScreenTest {
     @Test
     void unknownNumbersShowAsADash() {
         RuleStatus old = new RuleStatus("old", "", "", "", -1, -1, -1, "", "", -1, -1, -1, -1, -1, -1, List.of());
-        LimiterStatus status = new LimiterStatus(1, "", "", true, 1, -1, -1, "", "", -1, -1, List.of(old), null);
+        LimiterStatus status = new LimiterStatus(1, "", "", true, 1, -1, -1, "", "", -1, -1, "", "", List.of(old), null);
         String screen = screen(status);
         assertThat(screen).contains("reloads: - ok, - failed");
         assertThat(screen).contains("store:   - (no store MBean)");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.limiter.agent.diagnostics.Diagnostics;
+import dev.limiter.agent.diagnostics.Reweaving;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.method.MethodLimiter;
 import dev.limiter.agent.http.RequestViews;
@@ -30,7 +31,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -41,6 +44,7 @@ import methodtest.Counter;
 import methodtest.Directory;
 import methodtest.EarlyService;
 import methodtest.LateService;
+import methodtest.LoopService;
 import methodtest.Mailer;
 import methodtest.QuotaExceeded;
 import methodtest.Rekeyed;
@@ -173,6 +177,13 @@ class MethodWeavingTest {
     private static final String LATE_RULE = """
               - id: late
                 match: { method: { class: methodtest.LateService, method: call } }
+                limit: 1
+                window: 1h
+            """;
+
+    private static final String LOOP_RULE = """
+              - id: loop
+                match: { method: { class: methodtest.LoopService, method: call } }
                 limit: 1
                 window: 1h
             """;
@@ -517,6 +528,48 @@ class MethodWeavingTest {
         for (int i = 0; i < 5; i++) {
             assertThat(service.call("x")).isEqualTo("called x");
         }
+    }
+
+    @Test
+    void noCallAfterTheReloadSaysItsMethodRulesAreInForceGoesUnchecked() throws Exception {
+        LoopService service = new LoopService();
+        AtomicBoolean inForce = new AtomicBoolean();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong passedAfterInForce = new AtomicLong();
+        AtomicLong rejectedAfterInForce = new AtomicLong();
+        Thread caller = new Thread(() -> {
+            for (int i = 0; !stop.get(); i++) {
+                boolean after = inForce.get();
+                try {
+                    service.call(i);
+                    if (after) {
+                        passedAfterInForce.incrementAndGet();
+                    }
+                } catch (RateLimitExceededException rejected) {
+                    if (after) {
+                        rejectedAfterInForce.incrementAndGet();
+                    }
+                }
+            }
+        }, "tight-loop");
+        caller.start();
+        try {
+            String before = Reweaving.last();
+            Files.writeString(file, RULES + LOOP_RULE);
+            assertThat(holder.reload()).isTrue();
+            await().atMost(Duration.ofSeconds(20)).until(
+                    () -> !Reweaving.last().equals(before) && Reweaving.state().equals("in force"));
+            inForce.set(true);
+            await().atMost(Duration.ofSeconds(20)).until(() -> rejectedAfterInForce.get() >= 1000);
+        } finally {
+            stop.set(true);
+            caller.join();
+            Files.writeString(file, RULES);
+            assertThat(holder.reload()).isTrue();
+        }
+        assertThat(Reweaving.last()).contains("in force after").contains("re-woven");
+        assertThat(passedAfterInForce.get()).as("calls that passed once the rules were said to be in force: at most"
+                + " the one permit").isLessThanOrEqualTo(1);
     }
 
     @Test
