@@ -116,6 +116,10 @@ final class StatusScreen {
     /** What only some rules have: errors decided by on-error, new keys refused because max-keys was full. */
     private static void notes(LimiterStatus status, List<String> lines) {
         for (RuleStatus rule : status.rules()) {
+            if (rule.allowed() == 0 && rule.rejected() == 0 && rule.wouldReject() == 0 && rule.errors() == 0) {
+                lines.add("  " + TerminalText.line(rule.id()) + ": never matched since it came in force (no"
+                        + " traffic yet, or check what it matches: " + TerminalText.line(rule.match()) + ")");
+            }
             if (rule.errors() > 0) {
                 lines.add("  " + TerminalText.line(rule.id()) + ": " + plural(rule.errors(), "error")
                         + " inside the limiter, decided by on-error");

@@ -168,6 +168,13 @@ final class RuleControl implements RuleMXBean {
     }
 
     @Override
+    public boolean isNeverMatched() {
+        RuleStats stats = rule().stats();
+        return stats.allowed().sum() == 0 && stats.rejected().sum() == 0 && stats.wouldReject().sum() == 0
+                && stats.exempt().sum() == 0 && stats.errors().sum() == 0;
+    }
+
+    @Override
     public long getWaited() {
         return rule().stats().waited().sum();
     }

@@ -89,6 +89,13 @@ public interface RuleMXBean {
     /** Requests an {@code unless} entry exempted (matched, counted against no limit). */
     long getExempt();
 
+    /**
+     * True while the rule has matched nothing since it came in force: no call was allowed, rejected, exempted or
+     * failed under it. Not an error (traffic may not have come yet), but the first thing to look at when a limit
+     * seems not to hold: its path (within the application's context path), methods, class or gRPC names.
+     */
+    boolean isNeverMatched();
+
     /** Calls admitted with a wait ({@code on-limit: wait}): their permit was reserved for a later time. */
     long getWaited();
 

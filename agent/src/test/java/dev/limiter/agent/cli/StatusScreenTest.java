@@ -80,6 +80,20 @@ class StatusScreenTest {
     }
 
     @Test
+    void aRuleThatNeverMatchedSaysSoWithWhatItMatches() {
+        RuleStatus idle = new RuleStatus("idle", "http GET /api/**", "ip", "fixed-window", 5, 1_000, 5, "enforce",
+                "enforce", 0, 0, 0, 0, 0, 0, List.of());
+        RuleStatus busy = new RuleStatus("busy", "http /x", "ip", "fixed-window", 5, 1_000, 5, "enforce",
+                "enforce", 0, 1, 0, 0, 1, 0, List.of());
+        LimiterStatus status = new LimiterStatus(1, "", "", true, 2, 0, 0, "", "", 0, 0, "", "",
+                List.of(idle, busy), null);
+        String screen = screen(status);
+        assertThat(screen).contains("  idle: never matched since it came in force (no traffic yet, or check what it"
+                + " matches: http GET /api/**)");
+        assertThat(screen).doesNotContain("busy: never matched");
+    }
+
+    @Test
     void unknownNumbersShowAsADash() {
         RuleStatus old = new RuleStatus("old", "", "", "", -1, -1, -1, "", "", -1, -1, -1, -1, -1, -1, List.of());
         LimiterStatus status = new LimiterStatus(1, "", "", true, 1, -1, -1, "", "", -1, -1, "", "", List.of(old), null);

@@ -155,6 +155,7 @@ class JmxRegistrarTest {
         assertThat(attr(API, "Match")).isEqualTo("http GET /api/**");
         assertThat(attr(API, "Mode")).isEqualTo("enforce");
         assertThat(attr(API, "FileMode")).isEqualTo("enforce");
+        assertThat(attr(API, "NeverMatched")).isEqualTo(true);
 
         assertThat(rejections("/api/a", "10.0.0.1", 5)).isEqualTo(3);
         assertThat(rejections("/api/a", "10.0.0.2", 1)).isZero();
@@ -164,6 +165,8 @@ class JmxRegistrarTest {
         assertThat(attr(API, "Errors")).isEqualTo(0L);
         assertThat(attr(API, "ActiveKeys")).isEqualTo(2);
         assertThat(attr(SEARCH, "Allowed")).as("other rules are not touched").isEqualTo(0L);
+        assertThat(attr(API, "NeverMatched")).isEqualTo(false);
+        assertThat(attr(SEARCH, "NeverMatched")).isEqualTo(true);
 
         for (javax.management.MBeanOperationInfo operation : server.getMBeanInfo(API).getOperations()) {
             if (operation.getSignature().length > 0) {
