@@ -57,6 +57,19 @@ class DocumentedListsTest {
         return cells;
     }
 
+    /** The string labels of the {@code case "a", "b" ->} lines of the agent's source file {@code file}. */
+    private static Set<String> switchCases(String file) throws IOException {
+        Set<String> labels = new TreeSet<>();
+        Matcher cases = Pattern.compile("case (\"[a-z-]+\"(?:, \"[a-z-]+\")*) ->")
+                .matcher(Files.readString(Path.of("src/main/java/dev/limiter/agent/" + file)));
+        while (cases.find()) {
+            for (String label : cases.group(1).split(", ")) {
+                labels.add(label.replace("\"", ""));
+            }
+        }
+        return labels;
+    }
+
     /** Every string constant in the agent's and the bootstrap's compiled classes. */
     private static Set<String> stringConstants() throws Exception {
         Set<String> strings = new TreeSet<>();
@@ -90,12 +103,7 @@ class DocumentedListsTest {
 
     @Test
     void theAgentArgumentsAreTheOnesTheManualLists() throws Exception {
-        Set<String> inCode = new TreeSet<>();
-        Matcher cases = Pattern.compile("case \"([a-z]+)\" ->")
-                .matcher(Files.readString(Path.of("src/main/java/dev/limiter/agent/startup/AgentArgs.java")));
-        while (cases.find()) {
-            inCode.add(cases.group(1));
-        }
+        Set<String> inCode = switchCases("startup/AgentArgs.java");
         Set<String> documented = firstCells(doc("agent.md"), "## Agent arguments", Pattern.compile("^ `([a-z]+)="));
         assertThat(inCode).as("arguments in the code").contains("rules", "strict");
         assertThat(documented).isEqualTo(inCode);
@@ -116,14 +124,7 @@ class DocumentedListsTest {
 
     @Test
     void theCommandsOfTheCommandLineAreTheOnesTheManualShows() throws Exception {
-        Set<String> inCode = new TreeSet<>();
-        Matcher cases = Pattern.compile("case (\"[a-z-]+\"(?:, \"[a-z-]+\")*) ->")
-                .matcher(Files.readString(Path.of("src/main/java/dev/limiter/agent/cli/LimiterCli.java")));
-        while (cases.find()) {
-            for (String command : cases.group(1).split(", ")) {
-                inCode.add(command.replace("\"", ""));
-            }
-        }
+        Set<String> inCode = switchCases("cli/LimiterCli.java");
         String manual = doc("cli.md");
         String usage = manual.substring(manual.indexOf("```sh"), manual.indexOf("```", manual.indexOf("```sh") + 5));
         Set<String> documented = new TreeSet<>();
