@@ -9,13 +9,13 @@ import dev.limiter.agent.http.PermitRelease;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Proxy;
 import java.util.List;
-import java.util.concurrent.CompletionStage;
-import java.util.function.BiConsumer;
 
 /**
  * Vert.x Web (4.5 and 5; Quarkus or any {@code Router} application) as the HTTP gate sees it, through the public
- * interfaces {@code RoutingContext}, {@code HttpServerRequest}, {@code HttpServerResponse} and {@code Promise}
+ * interfaces {@code RoutingContext}, {@code HttpServerRequest}, {@code HttpServerResponse} and {@code Handler}
  * ({@link ErasedHandles}, found once per routing-context class). The gate's "request" and "response" are both the
  * routing context: each getter is its request's method composed with {@code context.request()} (each setter with
  * {@code context.response()}) into one handle, and the context is what the end of the request hangs on.
@@ -23,9 +23,12 @@ import java.util.function.BiConsumer;
  * <p>The path is {@code RoutingContext.normalizedPath()} (dot segments removed, unreserved escapes decoded:
  * computed once per request by Vert.x Web, which routes on it). The peer is the connection's address
  * ({@code connection().remoteAddress()}, one per connection; the request wrapper's own {@code remoteAddress()}
- * parses forwarding headers per request). The end of a request is a {@code Promise} among the context's end
- * handlers, which Vert.x Web runs once when the response ends, fails or the connection closes; its future's
- * completion stage takes a JDK {@link BiConsumer}, so the agent needs no class in the application's loader.
+ * parses forwarding headers per request). The end of a request is a {@code Handler} among the context's end
+ * handlers, which Vert.x Web runs once when the response ends, fails or the connection closes: a JDK proxy of the
+ * application's own {@code io.vertx.core.Handler} ({@link EndOfRequest}), so the agent needs no class in the
+ * application's loader. Not a {@code Promise}: Vert.x 4.5's is a {@code Handler<AsyncResult>}, Vert.x 5's is not
+ * (it is a {@code Completable}), and 5 dropped the context's {@code Future}-returning {@code addEndHandler()}; the
+ * proxy is the same on both, and costs a holding request fewer objects than a promise's completion stage.
  *
  * <p>Before routing there is no user (Quarkus security authenticates in a route handler) and only the query
  * string (the body may not have arrived).
@@ -35,7 +38,7 @@ final class RoutingApi extends HttpServerApi {
     private static final ClassValue<RoutingApi> BY_CONTEXT_CLASS = new ClassValue<>() {
         @Override
         protected RoutingApi computeValue(Class<?> type) {
-            MethodHandle[] h = new MethodHandle[15];
+            MethodHandle[] h = new MethodHandle[14];
             try {
                 find(type.getClassLoader(), h);
                 return new RoutingApi(h, null);
@@ -57,9 +60,8 @@ final class RoutingApi extends HttpServerApi {
     private final MethodHandle endWith;
     private final MethodHandle end;
     private final MethodHandle headWritten;
-    private final MethodHandle promise;
-    private final MethodHandle endHandler;
-    private final MethodHandle whenEnded;
+    private final MethodHandle newEndHandler;
+    private final MethodHandle addEndHandler;
 
     /** The API as the loader of {@code context}'s class sees it. */
     static RoutingApi of(Object context) {
@@ -80,9 +82,8 @@ final class RoutingApi extends HttpServerApi {
         endWith = h[9];
         end = h[10];
         headWritten = h[11];
-        promise = h[12];
-        endHandler = h[13];
-        whenEnded = h[14];
+        newEndHandler = h[12];
+        addEndHandler = h[13];
     }
 
     private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
@@ -95,8 +96,10 @@ final class RoutingApi extends HttpServerApi {
         Class<?> connection = ErasedHandles.type("io.vertx.core.http.HttpConnection", loader);
         Class<?> address = ErasedHandles.type("io.vertx.core.net.SocketAddress", loader);
         Class<?> future = ErasedHandles.type("io.vertx.core.Future", loader);
-        Class<?> promise = ErasedHandles.type("io.vertx.core.Promise", loader);
         Class<?> handler = ErasedHandles.type("io.vertx.core.Handler", loader);
+        // the proxy class is public in a package the JDK exports (the Handler interface is public and exported)
+        Class<?> endHandlerProxy = Proxy.newProxyInstance(loader, new Class<?>[] {handler}, new EndOfRequest(null))
+                .getClass();
         MethodHandle toRequest = lookup.findVirtual(context, "request", MethodType.methodType(request));
         MethodHandle toResponse = lookup.findVirtual(context, "response", MethodType.methodType(response));
 
@@ -123,14 +126,8 @@ final class RoutingApi extends HttpServerApi {
         h[10] = onRequest(toResponse, lookup.findVirtual(response, "end", MethodType.methodType(future)));
         h[11] = onRequest(toResponse,
                 lookup.findVirtual(response, "headWritten", MethodType.methodType(boolean.class)));
-        h[12] = lookup.findStatic(promise, "promise", MethodType.methodType(promise));
+        h[12] = lookup.findConstructor(endHandlerProxy, MethodType.methodType(void.class, InvocationHandler.class));
         h[13] = lookup.findVirtual(context, "addEndHandler", MethodType.methodType(int.class, handler));
-        h[14] = MethodHandles.filterArguments(
-                lookup.findVirtual(CompletionStage.class, "whenComplete",
-                        MethodType.methodType(CompletionStage.class, BiConsumer.class)), 0,
-                MethodHandles.filterReturnValue(
-                        lookup.findVirtual(promise, "future", MethodType.methodType(future)),
-                        lookup.findVirtual(future, "toCompletionStage", MethodType.methodType(CompletionStage.class))));
         ErasedHandles.eraseAll(h);
     }
 
@@ -210,14 +207,13 @@ final class RoutingApi extends HttpServerApi {
         return WRITTEN;
     }
 
-    /** The permits go back when the context's end handlers run: a promise among them completes the release. */
+    /** The permits go back when the context's end handlers run: a proxy {@code Handler} among them releases them. */
     @Override
     public void holdUntilEnd(Object context, HttpExchange exchange) throws Throwable {
         PermitRelease release = new PermitRelease(exchange.permits, this);
         try {
-            Object ended = (Object) promise.invokeExact();
-            CompletionStage<?> chained = (CompletionStage<?>) whenEnded.invokeExact(ended, (BiConsumer<Object, Throwable>) release);
-            int index = (int) endHandler.invokeExact(context, ended);
+            Object handler = (Object) newEndHandler.invokeExact((InvocationHandler) new EndOfRequest(release));
+            int index = (int) addEndHandler.invokeExact(context, handler);
         } catch (Throwable t) {
             release.release();
             throw t;
