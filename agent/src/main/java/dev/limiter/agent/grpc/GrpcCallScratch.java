@@ -32,7 +32,7 @@ final class GrpcCallScratch extends Call {
     private Object headers;
 
     /** The rules matching the method of {@code descriptor} into {@link #matched()}; their count. */
-    int match(RuleSet rules, GrpcApi api, Object descriptor) throws Throwable {
+    int match(RuleSet rules, GrpcApi api, Object descriptor, GrpcNameHints hints) throws Throwable {
         if (rules == lastRules && descriptor == lastDescriptor) {
             return lastCount;
         }
@@ -45,6 +45,9 @@ final class GrpcCallScratch extends Call {
         String method = service == null || full.length() <= service.length() ? null
                 : full.substring(service.length() + 1);
         int count = rules.matchGrpc(service, method, matched);
+        if (count == 0) {
+            hints.unmatched(rules, full, service, method);
+        }
         lastDescriptor = descriptor;
         lastCount = count;
         lastRules = rules;

@@ -36,6 +36,7 @@ public final class GrpcLimiter implements ReactiveDelegate {
     private final RuleSetHolder holder;
     private final ThrottledLog log;
     private final Decider decider;
+    private final GrpcNameHints hints = new GrpcNameHints();
 
     public GrpcLimiter(RuleSetHolder holder, ThrottledLog log) {
         this.holder = holder;
@@ -63,7 +64,7 @@ public final class GrpcLimiter implements ReactiveDelegate {
         GrpcCallScratch scratch = SCRATCH.get();
         int count;
         try {
-            count = scratch.match(rules, api, api.descriptor(call));
+            count = scratch.match(rules, api, api.descriptor(call), hints);
         } catch (Throwable t) {
             LimiterBridge.countInternalError();
             log.warn("limiter: could not match the gRPC call; it is allowed", t);
