@@ -20,4 +20,26 @@ ensure_prerequisites() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends prometheus >/dev/null
   fi
   # Only promtool is used; the package's own server is not needed (where the package starts it, it listens on 9090).
+  ensure_kube_openapi
 }
+
+# The Kubernetes API's OpenAPI definitions, which the deployment examples' test validates the manifests against
+# (integration-tests, it/deploy/KubernetesOpenApi): test data of Debian's golang-k8s-kube-openapi-dev. The package
+# is extracted, not installed (installing it would pull in the Go toolchain).
+ensure_kube_openapi() {
+  local target="${LIMITER_KUBE_OPENAPI:-$HOME/.cache/limiter/kube-openapi}"
+  [ -d "$target/usr/share/gocode/src/k8s.io/kube-openapi" ] && return 0
+  echo "== extracting golang-k8s-kube-openapi-dev (Debian package) into $target for the Kubernetes manifests' test"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  local download
+  download="$(mktemp -d)"
+  if ! (cd "$download" && apt-get download golang-k8s-kube-openapi-dev >/dev/null 2>&1); then
+    $sudo apt-get update -qq
+    (cd "$download" && apt-get download golang-k8s-kube-openapi-dev >/dev/null 2>&1)
+  fi
+  mkdir -p "$target"
+  dpkg-deb -x "$download"/golang-k8s-kube-openapi-dev_*.deb "$target"
+  rm -rf "$download"
+}
+
