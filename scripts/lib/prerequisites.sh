@@ -21,6 +21,7 @@ ensure_prerequisites() {
   fi
   # Only promtool is used; the package's own server is not needed (where the package starts it, it listens on 9090).
   ensure_kube_openapi
+  ensure_dockerfile_utils
 }
 
 # The Kubernetes API's OpenAPI definitions, which the deployment examples' test validates the manifests against
@@ -43,3 +44,13 @@ ensure_kube_openapi() {
   rm -rf "$download"
 }
 
+# A Dockerfile parser and linter (npm package dockerfile-utils, the one behind the Docker language server) for the
+# examples' Dockerfiles (integration-tests, it/deploy/DockerfilesTest): no Docker engine runs here to build them.
+ensure_dockerfile_utils() {
+  local target="${LIMITER_DOCKERFILE_UTILS:-$HOME/.cache/limiter/dockerfile-utils}"
+  [ -x "$target/node_modules/.bin/dockerfile-utils" ] && return 0
+  command -v npm >/dev/null || { echo "npm (Node.js) is required for the Dockerfile checks" >&2; exit 1; }
+  echo "== installing dockerfile-utils (npm) into $target for the Dockerfile checks"
+  mkdir -p "$target"
+  npm install --silent --no-audit --no-fund --prefix "$target" dockerfile-utils@0.16.3 >/dev/null
+}
