@@ -13,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
@@ -77,6 +78,16 @@ public final class ForkedServer implements AutoCloseable {
      * @param name names the log file, e.g. {@code Tomcat11JakartaLimiterTest-server}
      */
     public static ForkedServer launch(TestApp app, String name, List<String> jvmOptions) {
+        return launch(app, name, jvmOptions, Map.of());
+    }
+
+    /**
+     * Like {@link #launch(TestApp, String, List)}, with {@code environment} added to (or replacing entries of) the
+     * environment the JVM inherits from the tests, e.g. {@code JAVA_TOOL_OPTIONS} as a container image sets it.
+     * The log's first line names the added variables before the command.
+     */
+    public static ForkedServer launch(TestApp app, String name, List<String> jvmOptions,
+            Map<String, String> environment) {
         List<String> command = new ArrayList<>();
         command.add(Locations.java().toString());
         command.add("-Xmx256m");
@@ -90,13 +101,16 @@ public final class ForkedServer implements AutoCloseable {
             Path log = Locations.logs().resolve(name + ".log");
             // a new inode: another run may still be writing the old one
             Files.deleteIfExists(log);
-            Files.writeString(log, "$ " + String.join(" ", command) + System.lineSeparator(),
+            StringBuilder header = new StringBuilder("$ ");
+            environment.forEach((variable, value) -> header.append(variable).append("='").append(value).append("' "));
+            Files.writeString(log, header + String.join(" ", command) + System.lineSeparator(),
                     StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             FileChannel output = FileChannel.open(log, StandardOpenOption.READ);
-            Process process = new ProcessBuilder(command)
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .start();
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            builder.environment().putAll(environment);
+            Process process = builder.start();
             LIVE.add(process);
             return new ForkedServer(name, process, log, output);
         } catch (IOException e) {
@@ -106,9 +120,18 @@ public final class ForkedServer implements AutoCloseable {
 
     /** Launches and waits for {@code LISTENING <port>}, taking turns with other start-ups (see STARTING). */
     public static ForkedServer start(TestApp app, String name, List<String> jvmOptions) {
+        return start(app, name, jvmOptions, Map.of());
+    }
+
+    /**
+     * Like {@link #start(TestApp, String, List)}, with environment variables (see
+     * {@link #launch(TestApp, String, List, Map)}).
+     */
+    public static ForkedServer start(TestApp app, String name, List<String> jvmOptions,
+            Map<String, String> environment) {
         acquireStartTurn(name);
         try {
-            ForkedServer server = launch(app, name, jvmOptions);
+            ForkedServer server = launch(app, name, jvmOptions, environment);
             try {
                 return server.awaitListening();
             } catch (RuntimeException | AssertionError e) {
