@@ -20,6 +20,12 @@ ensure_prerequisites() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends prometheus >/dev/null
   fi
   # Only promtool is used; the package's own server is not needed (where the package starts it, it listens on 9090).
+}
+
+# What only the tests need beyond ensure_prerequisites: the deployment examples' checks (kubectl itself is not
+# installed here: where it is missing, KubernetesManifestsTest is skipped and says why).
+ensure_test_prerequisites() {
+  ensure_prerequisites
   ensure_kube_openapi
   ensure_dockerfile_utils
 }
