@@ -44,7 +44,12 @@ public enum TestApp {
     /** grpc-java 1.85 on grpc-netty-shaded: no servlet API, no HTTP endpoints. */
     GRPC_NETTY("grpc-netty", "dev.limiter.it.app.grpc.GrpcApp", Kind.GRPC),
     /** Quarkus REST (RESTEasy Reactive on Vert.x), JVM mode, as {@code java -jar quarkus-app/quarkus-run.jar}. */
-    QUARKUS_REST("quarkus-rest", "dev.limiter.it.app.quarkus.QuarkusApp", Kind.QUARKUS, Launch.QUARKUS_JAR);
+    QUARKUS_REST("quarkus-rest", "dev.limiter.it.app.quarkus.QuarkusApp", Kind.QUARKUS, Launch.QUARKUS_JAR),
+    /**
+     * Helidon SE 4.5 WebServer (virtual threads, no servlet API): Java 21+, built only where the Java 25 JDK is
+     * (its tests carry {@link TestJvmAtLeast}).
+     */
+    HELIDON4_SE("helidon4-se", "dev.limiter.it.app.helidon.HelidonApp", Kind.HELIDON);
 
     /** What a server serves, and whether a servlet container is in front of it. */
     public enum Kind {
@@ -59,7 +64,9 @@ public enum TestApp {
         /** The gRPC test service (apps/grpc-netty). */
         GRPC,
         /** The Quarkus REST test application (apps/quarkus-rest): resources only, no servlet API. */
-        QUARKUS
+        QUARKUS,
+        /** The Helidon SE 4 test application (apps/helidon4-se): routing handlers, no servlet API. */
+        HELIDON
     }
 
     /** How the JVM is given the application. */
