@@ -50,15 +50,6 @@ final class CallPool {
         }
     }
 
-    /** Calls in the pool now (tests). */
-    int size() {
-        int count = 0;
-        for (int i = 0; i < SLOTS; i++) {
-            count += slots.get(i) == null ? 0 : 1;
-        }
-        return count;
-    }
-
     @SuppressWarnings("deprecation") // Thread.getId: threadId() is Java 19+; the same number
     private static int start() {
         return (int) Thread.currentThread().getId();

@@ -22,8 +22,6 @@ import java.lang.invoke.MethodType;
  */
 public final class HelidonLimiter implements HandlerDelegate {
 
-    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
-
     private final HttpGate gate;
     private final CallPool virtualThreads = new CallPool(true);
     private final CallPool otherThreads = new CallPool(false);
@@ -63,28 +61,30 @@ public final class HelidonLimiter implements HandlerDelegate {
         return answer == null ? null : HandlerBridge.ANSWERED;
     }
 
-    /** Calls waiting in the pools (tests). */
-    int pooledCalls() {
-        return virtualThreads.size() + otherThreads.size();
-    }
-
     private static boolean onVirtualThread() {
-        if (IS_VIRTUAL == null) {
+        MethodHandle isVirtual = VirtualThreads.IS_VIRTUAL;
+        if (isVirtual == null) {
             return false;
         }
         try {
-            return (boolean) IS_VIRTUAL.invokeExact(Thread.currentThread());
+            return (boolean) isVirtual.invokeExact(Thread.currentThread());
         } catch (Throwable t) {
             return false;
         }
     }
 
-    private static MethodHandle isVirtualHandle() {
-        try {
-            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual",
-                    MethodType.methodType(boolean.class));
-        } catch (ReflectiveOperationException java17) {
-            return null; // no virtual threads, and no Helidon 4 either
+    /** {@code Thread.isVirtual}, looked up at the first request decided, not at start-up. */
+    private static final class VirtualThreads {
+
+        static final MethodHandle IS_VIRTUAL = isVirtualHandle();
+
+        private static MethodHandle isVirtualHandle() {
+            try {
+                return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual",
+                        MethodType.methodType(boolean.class));
+            } catch (ReflectiveOperationException java17) {
+                return null; // no virtual threads, and no Helidon 4 either
+            }
         }
     }
 }
