@@ -1,5 +1,7 @@
 package dev.limiter.agent.entry;
 
+import net.bytebuddy.jar.asm.Type;
+
 /**
  * The shapes of advice the agent weaves into a library's entry method, each one bytecode pattern written once (in
  * {@code weave}) and shared by every entry point whose method has that shape. A new server whose entry fits one of
@@ -23,7 +25,18 @@ public enum AdviceShape {
     /** A no-argument void method whose receiver is the request's routing context: true from the bridge returns. */
     ROUTING,
     /** A no-argument void runner whose receiver is the request: it becomes the thread's current request. */
-    REQUEST_SCOPE;
+    REQUEST_SCOPE,
+    /**
+     * A void method that serves a request to its end on the calling thread, its request and response the last two
+     * arguments (Helidon's {@code HttpRoutingImpl.route(ctx, request, response)}): the bridge's {@code enter} may
+     * answer (the body is skipped) or hand back a token, which its {@code exit} runs on every way out.
+     */
+    HANDLER;
+
+    /** True if the advice of this shape keeps a local of its own (the weaver reads the method's max_locals first). */
+    public boolean addsLocal() {
+        return this == HANDLER;
+    }
 
     /** True if a method of this shape with {@code descriptor} fits a target declaring {@code descriptorStart}. */
     public boolean fits(String descriptorStart, String descriptor) {
@@ -34,8 +47,16 @@ public enum AdviceShape {
                 int close = descriptor.indexOf(')');
                 yield isOneType(descriptor.substring(1, close)) && descriptor.charAt(close + 1) == 'L';
             }
+            case HANDLER -> descriptor.length() == descriptorStart.length() && descriptor.endsWith(")V")
+                    && endsWithTwoObjects(Type.getArgumentTypes(descriptor));
             default -> descriptor.length() == descriptorStart.length(); // the whole descriptor
         };
+    }
+
+    /** True if the last two of {@code arguments} are objects (the request and the response). */
+    private static boolean endsWithTwoObjects(Type[] arguments) {
+        return arguments.length >= 2 && arguments[arguments.length - 2].getSort() == Type.OBJECT
+                && arguments[arguments.length - 1].getSort() == Type.OBJECT;
     }
 
     /** True if {@code descriptors} is exactly one field descriptor. */

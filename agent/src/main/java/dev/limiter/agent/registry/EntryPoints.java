@@ -3,6 +3,7 @@ package dev.limiter.agent.registry;
 import dev.limiter.agent.entry.EntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
 import dev.limiter.agent.grpc.GrpcEntryPoint;
+import dev.limiter.agent.helidon.HelidonEntryPoint;
 import dev.limiter.agent.jaxrs.JaxrsEntryPoint;
 import dev.limiter.agent.quarkus.QuarkusRestEntryPoint;
 import dev.limiter.agent.servlet.ServletEntryPoint;
@@ -23,6 +24,7 @@ public final class EntryPoints {
         new GrpcEntryPoint(),
         new QuarkusRestEntryPoint(),
         new VertxWebEntryPoint(),
+        new HelidonEntryPoint(),
     };
 
     private EntryPoints() {

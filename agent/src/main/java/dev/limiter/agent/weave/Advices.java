@@ -12,15 +12,21 @@ final class Advices {
     private Advices() {
     }
 
-    /** The writer weaving {@code target}'s advice into {@code method} of class {@code owner}. */
+    /**
+     * The writer weaving {@code target}'s advice into {@code method} of class {@code owner}; {@code maxLocals}: the
+     * method's own local slots, read first for a shape that {@link dev.limiter.agent.entry.AdviceShape#addsLocal
+     * adds a local} (else unused).
+     */
     static MethodVisitor weave(WeaveTarget target, MethodVisitor method, String owner, String descriptor,
-            boolean frames) {
+            boolean frames, int maxLocals) {
         return switch (target.shape) {
             case SERVLET -> new ServletEntryAdvice(method, owner, descriptor, frames);
             case MAPPER -> new MapperEntryAdvice(method, owner, descriptor, frames);
             case PUBLISHER -> new ReactiveEntryAdvice(method, owner, descriptor, frames, target.target.bridge);
             case ROUTING -> new RoutingEntryAdvice(method, owner, descriptor, frames);
             case REQUEST_SCOPE -> new RequestScopeAdvice(method, owner, descriptor, frames);
+            case HANDLER -> new HandlerEntryAdvice(method, owner, descriptor, frames, maxLocals,
+                    target.target.bridge);
         };
     }
 }

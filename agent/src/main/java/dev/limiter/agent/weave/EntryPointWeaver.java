@@ -1,6 +1,8 @@
 package dev.limiter.agent.weave;
 
 import dev.limiter.agent.classfile.ClassReaders;
+import java.util.HashMap;
+import java.util.Map;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.ClassWriter;
@@ -33,23 +35,41 @@ final class EntryPointWeaver {
      */
     static byte[] weave(byte[] classFile, int targets) {
         ClassReader reader = ClassReaders.of(classFile);
+        Map<String, Integer> maxLocals = null;
+        if (addLocals(targets)) { // a first pass reads where the advice's local goes (as MethodSiteWeaver does)
+            MaxLocals pass = new MaxLocals(targets);
+            reader.accept(pass, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+            maxLocals = pass.byMethod;
+        }
         ClassWriter writer = new ClassWriter(reader, 0);
-        Visitor visitor = new Visitor(writer, targets);
+        Visitor visitor = new Visitor(writer, targets, maxLocals);
         reader.accept(visitor, ClassReader.EXPAND_FRAMES);
         return visitor.changed ? writer.toByteArray() : null;
+    }
+
+    /** True if one of {@code targets} has a shape whose advice adds a local. */
+    private static boolean addLocals(int targets) {
+        for (WeaveTarget target : WeaveTarget.ALL) {
+            if ((targets & target.bit) != 0 && target.shape.addsLocal()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static final class Visitor extends ClassVisitor {
 
         private final int targets;
+        private final Map<String, Integer> maxLocals;
         private String owner;
         private boolean frames;
         private boolean isInterface;
         boolean changed;
 
-        Visitor(ClassVisitor writer, int targets) {
+        Visitor(ClassVisitor writer, int targets, Map<String, Integer> maxLocals) {
             super(Opcodes.ASM9, writer);
             this.targets = targets;
+            this.maxLocals = maxLocals;
         }
 
         @Override
@@ -69,8 +89,51 @@ final class EntryPointWeaver {
             if (target == null) {
                 return method;
             }
+            int locals = -1;
+            if (target.shape.addsLocal()) {
+                Integer read = maxLocals == null ? null : maxLocals.get(name + descriptor);
+                if (read == null) {
+                    return method; // no code: the target excludes abstract and native methods anyway
+                }
+                locals = read;
+            }
             changed = true;
-            return Advices.weave(target, method, owner, descriptor, frames);
+            return Advices.weave(target, method, owner, descriptor, frames, locals);
+        }
+    }
+
+    /** The first pass: {@code max_locals} of each method woven with a shape whose advice adds a local. */
+    private static final class MaxLocals extends ClassVisitor {
+
+        private final int targets;
+        private boolean isInterface;
+        final Map<String, Integer> byMethod = new HashMap<>();
+
+        MaxLocals(int targets) {
+            super(Opcodes.ASM9);
+            this.targets = targets;
+        }
+
+        @Override
+        public void visit(int version, int access, String name, String signature, String superName,
+                String[] interfaces) {
+            this.isInterface = (access & Opcodes.ACC_INTERFACE) != 0;
+        }
+
+        @Override
+        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+                String[] exceptions) {
+            WeaveTarget target = isInterface ? null : WeaveTarget.weaving(targets, access, name, descriptor);
+            if (target == null || !target.shape.addsLocal()) {
+                return null;
+            }
+            String key = name + descriptor;
+            return new MethodVisitor(Opcodes.ASM9) {
+                @Override
+                public void visitMaxs(int maxStack, int maxLocals) {
+                    byMethod.put(key, maxLocals);
+                }
+            };
         }
     }
 }

@@ -46,7 +46,12 @@ public enum TestApp {
     /** Quarkus REST (RESTEasy Reactive on Vert.x), JVM mode, as {@code java -jar quarkus-app/quarkus-run.jar}. */
     QUARKUS_REST("quarkus-rest", "dev.limiter.it.app.quarkus.QuarkusApp", Kind.QUARKUS, Launch.QUARKUS_JAR),
     /** Vert.x Web 5 (Vert.x core 5, Netty 4.2): a plain {@code Router} application, no Quarkus, no servlet API. */
-    VERTX5_WEB("vertx5-web", "dev.limiter.it.app.vertx.Vertx5App", Kind.VERTX);
+    VERTX5_WEB("vertx5-web", "dev.limiter.it.app.vertx.Vertx5App", Kind.VERTX),
+    /**
+     * Helidon SE 4.5 WebServer (virtual threads, no servlet API): Java 21+, built only where the Java 25 JDK is
+     * (its tests carry {@link TestJvmAtLeast}).
+     */
+    HELIDON4_SE("helidon4-se", "dev.limiter.it.app.helidon.HelidonApp", Kind.HELIDON);
 
     /** What a server serves, and whether a servlet container is in front of it. */
     public enum Kind {
@@ -63,7 +68,9 @@ public enum TestApp {
         /** The Quarkus REST test application (apps/quarkus-rest): resources only, no servlet API. */
         QUARKUS,
         /** A plain Vert.x Web application (apps/vertx5-web): one {@code Router}, no servlet API. */
-        VERTX
+        VERTX,
+        /** The Helidon SE 4 test application (apps/helidon4-se): routing handlers, no servlet API. */
+        HELIDON
     }
 
     /** How the JVM is given the application. */
