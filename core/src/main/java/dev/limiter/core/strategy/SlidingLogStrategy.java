@@ -26,8 +26,9 @@ import java.lang.invoke.VarHandle;
  * entries (its followers) carry the same time. Any thread that finds the entry at the head already claimed does
  * that for the claimer and retries (helping: nobody waits for a thread descheduled after its CAS). Never more than
  * {@code limit} in a window: each admitted permit replaced the entry {@code limit} positions before it, and only
- * once that one had left the window, so the permits of any {@code limit + 1} consecutive positions span more than
- * a window (tested exactly under contention, model-checked with Lincheck in {@code SlidingLogModelTest}).
+ * once that one had left the window, so the first and the last of any {@code limit + 1} consecutive positions are
+ * at least a window apart (tested exactly under contention; model-checked with Lincheck: {@code
+ * SlidingLogModelTest}, {@code SlidingLogSeveralPermitsModelTest}, {@code SlidingLogReconfigureModelTest}).
  *
  * <p>Time order. A call is recorded at {@code max(now, time of the entry before it)}: a thread whose clock reading
  * went stale before its CAS (preempted) is recorded when the call before it was, when its own call did happen at
@@ -40,11 +41,11 @@ import java.lang.invoke.VarHandle;
  * delays the key by at most the step and one window. A step forward: every entry has left the window.
  *
  * <p>Several permits ({@code cost}): as many entries, taken together or not at all (the one CAS decides them; the
- * followers carry its time). {@link #refund} gives permits back by moving the oldest entries that count out of the
- * window ({@code now - window}, one CAS each) after checking that the refunded ones still count: the log counts one
- * permit fewer at once, and as the refunded entries stay (the newer ones), it never counts fewer than the calls
- * that really happened in any later window. A refunded reservation (still ahead) frees its own entries from its
- * own time on.
+ * followers carry its time). {@link Outcome#STAMP} is the time the call is recorded at. {@link #refund} gives
+ * permits back by moving the oldest entries that count out of the window ({@code now - window}, one CAS each, if
+ * they are no newer than the refunded call): the log counts that many permits fewer at once, and as an entry
+ * moved out is no newer than the refunded one that stays, no later window counts fewer than the calls that
+ * really happened. A refunded reservation (still ahead) frees an entry of its time from that time on instead.
  *
  * <p>Reservations ({@code on-limit: wait}): the call's entries get the time at which the entries they replace leave
  * the window (not before the previous entry, so waiters keep their order), and the caller waits until then. An
@@ -62,11 +63,13 @@ import java.lang.invoke.VarHandle;
  * ring (the one allocation outside {@link #newBucket}): it freezes the old ring with a marker at its head (the
  * position every claim must CAS, so none lands after the copy), copies the entries in order and swaps the new ring
  * in with a CAS; a thread that finds the old ring frozen does the same, and the first swap wins, so nobody waits.
- * The same move re-bases the times every 2^32 ms (49.7 days). A new window length applies to the entries at once.
+ * The same move re-bases the times every 2^32 ms (49.7 days). A new window length applies to the entries at once
+ * (a longer one counts the entries the ring holds: the last {@code limit}, the largest limit the key has had).
  *
  * <p>ABA: an entry's value could only come back (and a CAS that read it long before succeed) after 65,536 laps of
  * the ring within one clock millisecond (a lap takes a window per entry, except for entries a refund moved out):
- * out of reach.
+ * out of reach. A refund's CAS is also checked against the head as it is then (the entry it moves out must be the
+ * oldest that counts), as a search against a head that moved on by laps can land anywhere.
  *
  * <p>Bound: {@code limit <= }{@value #MAX_LIMIT} ({@link #validate}). The ring costs 8 bytes per permit: a bucket is
  * {@code 8 * limit + 64} bytes (78 KiB at the bound), so a rule holds at most {@code max-keys * (8 * limit + 64)}
@@ -201,7 +204,7 @@ public final class SlidingLogStrategy implements RateLimitStrategy {
 
     /** Retired or frozen: the head of a log no claim may take. */
     private static boolean isMarker(long entry) {
-        return (entry & N_MASK) > MAX_LIMIT;
+        return (entry & N_MASK) >= N_RETIRED;
     }
 
     private static boolean isFrozen(long entry) {
@@ -339,13 +342,14 @@ public final class SlidingLogStrategy implements RateLimitStrategy {
             }
             long previousTime = timeOf(entryAt(log, previous(head, size)), base);
             long at = previousTime > now && previousTime <= now + window ? previousTime : now;
+            // what is left after this call, read before its CAS: those entries cannot change until it lands
+            int left = (int) (limit - permits);
+            int remaining = left == 0 ? 0 : free(log, advance(head, permits + lag, size), left, at, window, window);
             long claim = entry(stored(at, base), tagOfPosition(head), permits);
             if (LONGS.compareAndSet(log, FIRST + index(head), first, claim)) {
                 complete(log, head, claim, size);
-                int left = (int) (limit - permits);
-                Outcome.allow(out, left == 0 ? 0 : free(log, advance(head, permits + lag, size), left, at, window,
-                        window), at + window, limit);
-                Outcome.stamp(out, head);
+                Outcome.allow(out, remaining, at + window, limit);
+                Outcome.stamp(out, at);
                 return true;
             }
         }
@@ -525,13 +529,14 @@ public final class SlidingLogStrategy implements RateLimitStrategy {
                 stepConfirmed = true;
                 continue;
             }
+            int left = (int) (limit - permits);
+            int remaining = left == 0 ? 0 : free(log, advance(head, permits + lag, size), left, now, window,
+                    MAX_WAIT_MILLIS);
             long claim = entry(stored(at, base), tagOfPosition(head), permits);
             if (LONGS.compareAndSet(log, FIRST + index(head), first, claim)) {
                 complete(log, head, claim, size);
-                int left = (int) (limit - permits);
-                Outcome.allow(out, left == 0 ? 0 : free(log, advance(head, permits + lag, size), left, now, window,
-                        MAX_WAIT_MILLIS), at + window, limit);
-                Outcome.stamp(out, head);
+                Outcome.allow(out, remaining, at + window, limit);
+                Outcome.stamp(out, at);
                 return waitMillis * 1_000_000L;
             }
         }
@@ -545,51 +550,57 @@ public final class SlidingLogStrategy implements RateLimitStrategy {
     }
 
     /**
-     * Gives back the permits of the call at {@code stamp} that still count: for each, the oldest entry that counts
-     * is moved out of the window (one CAS; the refunded entries stay, and they are newer, so no later window counts
-     * fewer than really happened). A reservation still ahead frees its own entries from its own time instead.
-     * Permits whose entries have left the window or been replaced, or that were taken on a ring since moved, are
-     * gone (never one more than the limit).
+     * Gives back the permits of a call admitted at {@code stamp} (its recorded time, {@link Outcome#STAMP}): for
+     * each, the oldest entry that counts, if it is not newer than the call, is moved out of the window (one CAS).
+     * Which entry goes does not matter for the count, and an entry no newer than the refunded one counts in no
+     * later window where the refunded one would not have: so the log never counts fewer than the calls that
+     * really happened. Permits that left the window find no such entry and give nothing back. A reservation still
+     * ahead frees one of the entries of its time from that time on instead (an older entry counts now, when the
+     * reservation did not: moving it out would be one permit too many).
      */
     @Override
     public void refund(Bucket bucket, LimitConfig config, long permits, long stamp) {
         long window = config.windowMillis();
         long now = config.clock().millis();
         long[] log = ((LogBucket) bucket).log();
-        int size = log.length - FIRST;
         long base = log[BASE];
-        if (index(stamp) >= size || permits > size) {
-            return;
+        if (stamp <= now - window || permits > log.length - FIRST) {
+            return; // left the window: nothing to give back
         }
-        long position = stamp;
-        for (long i = 0; i < permits; i++, position = advance(position, 1, size)) {
-            if (!behind(position, headOf(log), size)) {
-                continue; // replaced since, or a position of another ring
+        for (long i = 0; i < permits; i++) {
+            if (stamp > now) {
+                freeReservation(log, base, stamp, window);
+            } else {
+                expireOldest(log, base, now, window, stamp);
             }
-            long e = entryAt(log, position);
-            if (isMarker(e) || !isWrittenFor(e, position)) {
-                continue;
-            }
-            long time = timeOf(e, base);
-            if (gone(time, now, window, MAX_WAIT_MILLIS)) {
-                continue; // nothing to give back: it left the window
-            }
-            if (time > now) { // a reservation still ahead: its own entry frees from its own time
-                long stored = stored(time - window, base);
-                if (stored > 0) {
-                    LONGS.compareAndSet(log, FIRST + index(position), e, entry(stored, tagOf(e), permitsOf(e)));
-                }
-                continue;
-            }
-            expireOldest(log, base, now, window, time);
         }
     }
 
-    /** True if {@code position} has been claimed and not yet replaced: less than a lap behind the head. */
-    private static boolean behind(long position, long head, int size) {
-        long lap = position >>> IDX_BITS;
-        long headLap = head >>> IDX_BITS;
-        return lap == headLap ? index(position) < index(head) : lap == headLap - 1 && index(position) >= index(head);
+    /** Frees one entry at {@code time} (a reservation ahead, the newest) from that time on, in place. */
+    private static void freeReservation(long[] log, long base, long time, long window) {
+        long stored = stored(time - window, base);
+        if (stored <= 0) {
+            return;
+        }
+        int size = log.length - FIRST;
+        for (;;) {
+            long position = headOf(log);
+            long e = 0;
+            for (int k = 0; k < size; k++) {
+                position = previous(position, size);
+                e = entryAt(log, position);
+                long at = timeOf(e, base);
+                if (at <= time || !isWrittenFor(e, position)) {
+                    break; // sorted: no entry of that time further back
+                }
+            }
+            if (isMarker(e) || !isWrittenFor(e, position) || timeOf(e, base) != time) {
+                return;
+            }
+            if (LONGS.compareAndSet(log, FIRST + index(position), e, entry(stored, tagOf(e), permitsOf(e)))) {
+                return;
+            }
+        }
     }
 
     /** Moves the oldest entry that counts out of the window, if it is not newer than {@code notAfter}. */
@@ -614,6 +625,9 @@ public final class SlidingLogStrategy implements RateLimitStrategy {
             long from = advance(head, claimed, size);
             int k = free(log, from, count, now, window, MAX_WAIT_MILLIS);
             if (k >= count) {
+                if (headOf(log) != head) {
+                    continue; // read against a head that moved on (maybe by laps): look again
+                }
                 return; // nothing counts any more
             }
             long position = advance(from, k, size);
@@ -625,13 +639,42 @@ public final class SlidingLogStrategy implements RateLimitStrategy {
                 continue; // claimed meanwhile: look again
             }
             long time = timeOf(e, base);
-            if (time > notAfter || gone(time, now, window, MAX_WAIT_MILLIS)) {
-                return; // out of time order (a step back, a refunded reservation): keep it, conservatively
+            if (gone(time, now, window, MAX_WAIT_MILLIS)) {
+                continue; // moved out meanwhile (for another refund): look again
+            }
+            if (!oldest(log, position, size, base, now, window)) {
+                continue; // found against a head that moved on: not the oldest of the log as it is now
+            }
+            if (time > notAfter) {
+                return; // newer than the refunded call: nothing that old counts any more
             }
             if (LONGS.compareAndSet(log, FIRST + index(position), e, entry(stored, tagOf(e), permitsOf(e)))) {
                 return;
             }
         }
+    }
+
+    /**
+     * True if the entry at {@code position} is the oldest that counts: {@code position} is within the lap ahead
+     * of the head as it is now, and it is the head or the entry before it counts no more (the log is sorted, and an
+     * entry that stopped counting never counts again, so all those before do not either).
+     */
+    private static boolean oldest(long[] log, long position, int size, long base, long now, long window) {
+        long head = headOf(log);
+        long ahead = sequence(position, size) - sequence(head, size);
+        if (ahead < 0 || ahead >= size) {
+            return false;
+        }
+        if (ahead == 0) {
+            return true;
+        }
+        long before = previous(position, size);
+        long e = entryAt(log, before);
+        return !isMarker(e) && (isWrittenFor(e, before) || gone(timeOf(e, base), now, window, MAX_WAIT_MILLIS));
+    }
+
+    private static long sequence(long position, int size) {
+        return (position >>> IDX_BITS) * size + index(position);
     }
 
     // ----- reads -----

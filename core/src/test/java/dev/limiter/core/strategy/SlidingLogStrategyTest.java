@@ -301,9 +301,9 @@ class SlidingLogStrategyTest extends ManualClockStrategyTest<SlidingLogStrategy>
      * Random calls, costs, refunds, limit and window changes and clock moves against the documented semantics
      * written as a plain list of admission times: admit {@code p} iff at most {@code limit - p} entries are in
      * {@code (now - window, now]}; a refund moves the oldest entry that counts to {@code now - window} for each
-     * refunded permit that still counts. The log holds the last {@code ring} entries (the largest limit so far):
-     * after a longer window, older ones no longer count; a ring moved to grow keeps what it held, and the calls
-     * taken on the old ring are no longer refunded.
+     * refunded permit, if it is no newer than the refunded call. The log holds the last {@code ring} entries (the
+     * largest limit so far): after a longer window, older ones no longer count; a ring moved to grow keeps what it
+     * held.
      */
     @Test
     void matchesTheListModelOverRandomHistories() {
@@ -314,7 +314,7 @@ class SlidingLogStrategyTest extends ManualClockStrategyTest<SlidingLogStrategy>
             LimitConfig config = LimitConfig.of(limit, window).withClock(clock);
             Bucket bucket = strategy.newBucket(config);
             List<Long> model = new ArrayList<>();
-            List<long[]> taken = new ArrayList<>(); // {first index in the model, permits, stamp}
+            List<long[]> taken = new ArrayList<>(); // {admission time, permits, stamp}
             int ring = (int) limit; // the log knows the last `ring` entries: its ring grows with the limit
             for (int step = 0; step < 2_000; step++) {
                 int op = random.nextInt(100);
@@ -326,7 +326,6 @@ class SlidingLogStrategyTest extends ManualClockStrategyTest<SlidingLogStrategy>
                         for (int i = 0; i < model.size() - ring; i++) {
                             model.set(i, Long.MIN_VALUE / 4);
                         }
-                        taken.clear(); // positions of the old ring: their refunds find nothing
                         ring = (int) limit;
                     }
                     long permits = 1 + random.nextInt((int) Math.min(limit, 3));
@@ -334,7 +333,8 @@ class SlidingLogStrategyTest extends ManualClockStrategyTest<SlidingLogStrategy>
                     boolean expected = inWindow + permits <= limit;
                     assertThat(strategy.check(bucket, config, permits, out)).as(at).isEqualTo(expected);
                     if (expected) {
-                        taken.add(new long[] {model.size(), permits, out[Outcome.STAMP]});
+                        taken.add(new long[] {now, permits, out[Outcome.STAMP]});
+                        assertThat(out[Outcome.STAMP]).as(at).isEqualTo(now);
                         for (int i = 0; i < permits; i++) {
                             model.add(now);
                         }
@@ -348,10 +348,10 @@ class SlidingLogStrategyTest extends ManualClockStrategyTest<SlidingLogStrategy>
                     }
                 } else if (op < 70 && !taken.isEmpty()) {
                     long[] call = taken.remove(random.nextInt(taken.size()));
-                    for (int i = 0; i < call[1]; i++) {
-                        int index = (int) call[0] + i;
-                        if (index >= model.size() - ring && model.get(index) > now - window) { // counts: the oldest goes
-                            model.set(model.size() - inWindow(model, ring, now, window), now - window);
+                    for (int i = 0; i < call[1]; i++) { // the oldest that counts goes, if no newer than the call
+                        int oldest = model.size() - inWindow(model, ring, now, window);
+                        if (oldest < model.size() && model.get(oldest) <= call[0]) {
+                            model.set(oldest, now - window);
                         }
                     }
                     strategy.refund(bucket, config, call[1], call[2]);
