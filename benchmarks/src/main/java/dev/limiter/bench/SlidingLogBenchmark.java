@@ -28,8 +28,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * clock most calls would take the rejected path. {@link #FAST} counts "milliseconds" of 128 ns
  * ({@code System.nanoTime() >>> 7}): the window is 1 unit for both strategies, so the log keeps the last few
  * admissions in its window (realistic: a log well below its limit, whose remaining count is searched for) and the
- * sliding window rolls every 128 ns. Both read the same clock (one {@code nanoTime}), so the difference between the rows
- * is the strategies'. {@code limit} sizes the log's ring (100 or the bound, 10,000:
+ * sliding window rolls every 128 ns. Both read the same clock (one {@code nanoTime}), so the difference between
+ * the rows is the strategies'. {@code limit} sizes the log's ring (100 or the bound, 10,000:
  * 0.8 or 78 KiB); the sliding window runs at its maximum count per window.
  */
 @State(Scope.Benchmark)
