@@ -61,8 +61,8 @@ public @interface Limit {
     String key() default "";
 
     /**
-     * {@code fixed-window} (default), {@code token-bucket}, {@code sliding-window}, {@code leaky-bucket},
-     * {@code concurrency}, or a custom strategy's name.
+     * {@code fixed-window} (default), {@code token-bucket}, {@code sliding-window}, {@code sliding-log},
+     * {@code leaky-bucket}, {@code concurrency}, or a custom strategy's name.
      */
     String strategy() default "";
 

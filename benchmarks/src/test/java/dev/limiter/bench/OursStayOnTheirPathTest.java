@@ -36,6 +36,19 @@ class OursStayOnTheirPathTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"sliding-log:100", "sliding-log:10000", "sliding-window:2000000"})
+    void theSlidingLogComparisonAdmitsEveryCall(String strategy) {
+        SlidingLogBenchmark benchmark = new SlidingLogBenchmark();
+        benchmark.strategy = strategy;
+        benchmark.setUp();
+        CallerThread thread = new CallerThread();
+        for (int i = 0; i < CALLS; i++) {
+            assertThat(benchmark.tryAcquire(thread)).as(strategy).isTrue();
+        }
+        assertThat(thread.unexpected()).isZero();
+    }
+
     @Test
     void unknownClockFailsSetUp() {
         StrategyBenchmark benchmark = new StrategyBenchmark();

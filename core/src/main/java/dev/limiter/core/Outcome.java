@@ -22,7 +22,8 @@ public final class Outcome {
 
     /**
      * Where the permits of an admitted check were counted, for {@link RateLimitStrategy#refund}: the window index
-     * for window strategies, 0 for the buckets (whose refund needs no position).
+     * for window strategies, the time the call is recorded at for the sliding log, 0 for the buckets (whose refund
+     * needs no position).
      */
     public static final int STAMP = 4;
 

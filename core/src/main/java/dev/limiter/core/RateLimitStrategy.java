@@ -106,6 +106,15 @@ public interface RateLimitStrategy {
     long peek(Bucket bucket, LimitConfig config, long[] out);
 
     /**
+     * What {@link #peek} reports for a key that has no bucket yet, without keeping one (a keyed store reading a key
+     * it does not hold). The default peeks at a throwaway {@link #newBucket}; a strategy whose buckets are large
+     * (the sliding log's ring) answers without allocating.
+     */
+    default long peekFresh(LimitConfig config, long[] out) {
+        return peek(newBucket(config), config, out);
+    }
+
+    /**
      * Gives a permit back when the guarded work ends. Only strategies that count work in flight
      * ({@link #releasesOnExit()}) do anything here; it is called exactly once per admitted {@link #check}.
      */

@@ -19,6 +19,7 @@ final class LuaScript {
 
     static final LuaScript FIXED_WINDOW = load("fixed-window.lua");
     static final LuaScript SLIDING_WINDOW = load("sliding-window.lua");
+    static final LuaScript SLIDING_LOG = load("sliding-log.lua");
     static final LuaScript GCRA = load("gcra.lua");
     static final LuaScript CONCURRENCY = load("concurrency.lua");
     static final LuaScript ALL_OF = load("all-of.lua");

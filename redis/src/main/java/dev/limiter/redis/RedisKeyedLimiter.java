@@ -46,6 +46,7 @@ final class RedisKeyedLimiter implements JointLimiter {
     private static final byte[] ZERO = bytes(0);
     private static final byte[] KIND_FIXED = "f".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] KIND_SLIDING = "s".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KIND_LOG = "l".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] KIND_BUCKET = "g".getBytes(StandardCharsets.US_ASCII);
 
     /** Largest exact integer of a Lua number (a double): the GCRA script's values must stay below it. */
@@ -140,7 +141,7 @@ final class RedisKeyedLimiter implements JointLimiter {
         List<byte[]> keys = new ArrayList<>(limiters.length);
         List<byte[]> argv = new ArrayList<>(3 + 3 * limiters.length);
         argv.add(script == LuaScript.GCRA ? KIND_BUCKET : script == LuaScript.SLIDING_WINDOW ? KIND_SLIDING
-                : KIND_FIXED);
+                : script == LuaScript.SLIDING_LOG ? KIND_LOG : KIND_FIXED);
         argv.add(bytes(permits));
         argv.add(TAKE);
         LimitConfig[] configs = new LimitConfig[limiters.length];
@@ -493,6 +494,8 @@ final class RedisKeyedLimiter implements JointLimiter {
                 return LuaScript.FIXED_WINDOW;
             case "sliding-window":
                 return LuaScript.SLIDING_WINDOW;
+            case "sliding-log":
+                return LuaScript.SLIDING_LOG;
             case "token-bucket":
             case "leaky-bucket":
                 return LuaScript.GCRA;

@@ -101,7 +101,7 @@ public final class RedisStore implements AutoCloseable {
      *
      * @param ruleId       the rule's id: it is part of every Redis key, so it must be the same in every JVM
      * @param strategyName one of the built-in strategies ({@code fixed-window}, {@code token-bucket},
-     *                     {@code sliding-window}, {@code leaky-bucket}, {@code concurrency})
+     *                     {@code sliding-window}, {@code sliding-log}, {@code leaky-bucket}, {@code concurrency})
      * @param maxKeys      bound of the local fallback limiter (on-failure: local); Redis keys expire by themselves
      * @throws IllegalArgumentException for an unknown strategy, a custom one (no Redis script) or limits the
      *                                  script cannot compute exactly

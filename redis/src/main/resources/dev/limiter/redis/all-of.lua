@@ -1,11 +1,13 @@
 -- Several limits of one key as one atomic decision: every limit admits `permits`, or none is charged.
--- The same semantics per limit as fixed-window.lua, sliding-window.lua and gcra.lua (read those for the
--- reasoning), with the server's clock (TIME) for all of them. Every limit is decided first, without writing;
+-- The same semantics per limit as fixed-window.lua, sliding-window.lua, sliding-log.lua and gcra.lua (read those
+-- for the reasoning), with the server's clock (TIME) for all of them. Every limit is decided first, without writing;
 -- only if all admit are the new states written. Nothing to refund, no window for a concurrent call to see a
 -- permit that is then given back: the script runs alone on the server.
 -- KEYS[i] = limit i's hash (all in one hash-tag slot: the rule id and the key)
--- ARGV = kind ('f' fixed-window, 's' sliding-window, 'g' token/leaky bucket), permits, mode (0 take, 1 peek),
---        then three per limit: f/s: limit, window millis, 0; g: perMilli, cost, tolerance
+-- ARGV = kind ('f' fixed-window, 's' sliding-window, 'l' sliding-log, 'g' token/leaky bucket), permits, mode
+--        (0 take, 1 peek), then three per limit: f/s/l: limit, window millis, 0; g: perMilli, cost, tolerance
+-- (a sliding log is a list, not a hash: its decision drops the entries that no longer count, which changes no
+-- decision, and its write appends the call's entries)
 -- returns {allowed (1/0), binding limit (1-based), remaining, reset epoch millis, retry-after millis, server millis}
 --   binding: on an admission the limit with the least left; on a rejection the refusing limit with the
 --   longest retry-after
@@ -99,8 +101,46 @@ local function bucket(key, perMilli, cost, tolerance)
   return false, fdiv(tolerance - debt, cost), now + cdiv(debt, perMilli), cdiv(nextDebt - tolerance, perMilli)
 end
 
+local function log(key, limit, window)
+  local n = redis.call('LLEN', key)
+  local function upTo(bound) -- how many entries (a prefix: the list is sorted) are at or before bound
+    if n == 0 or tonumber(redis.call('LINDEX', key, 0)) > bound then return 0 end
+    if tonumber(redis.call('LINDEX', key, -1)) <= bound then return n end
+    local lo, hi = 0, n - 1
+    while hi - lo > 1 do
+      local mid = math.floor((lo + hi) / 2)
+      if tonumber(redis.call('LINDEX', key, mid)) <= bound then lo = mid else hi = mid end
+    end
+    return hi
+  end
+  local first = upTo(now - window)
+  local last = upTo(now + window) -- from it on: a step back's entries, which do not count
+  if last < first then last = first end
+  local counted = last - first
+  local newest = nil
+  if counted > 0 then newest = tonumber(redis.call('LINDEX', key, last - 1)) end
+  if mode == 0 and (first > 0 or last < n) then
+    if counted == 0 then redis.call('DEL', key) else redis.call('LTRIM', key, first, last - 1) end
+    first = 0
+  end
+  local reset = now
+  if newest ~= nil then reset = newest + window end
+  if permits <= limit and counted + permits <= limit then
+    local at = now
+    if newest ~= nil and newest > now then at = newest end
+    return true, limit - counted - permits, at + window, 0, {at, permits}, at + window - now + 1000
+  end
+  local retry = window
+  if permits <= limit then
+    retry = tonumber(redis.call('LINDEX', key, first + counted + permits - limit - 1)) + window - now
+  end
+  local left = limit - counted
+  if left < 0 then left = 0 end
+  return false, left, reset, retry
+end
+
 local decide = fixed
-if kind == 's' then decide = sliding elseif kind == 'g' then decide = bucket end
+if kind == 's' then decide = sliding elseif kind == 'g' then decide = bucket elseif kind == 'l' then decide = log end
 
 local writes = {}
 local ttls = {}
@@ -125,7 +165,18 @@ for i = 1, #KEYS do
 end
 if admitted and mode == 0 then
   for i = 1, #KEYS do
-    redis.call('HSET', KEYS[i], unpack(writes[i]))
+    if kind == 'l' then
+      local left = writes[i][2]
+      while left > 0 do -- in chunks: unpack is bounded by the Lua stack
+        local chunk = math.min(left, 1000)
+        local times = {}
+        for j = 1, chunk do times[j] = writes[i][1] end
+        redis.call('RPUSH', KEYS[i], unpack(times))
+        left = left - chunk
+      end
+    else
+      redis.call('HSET', KEYS[i], unpack(writes[i]))
+    end
     redis.call('PEXPIRE', KEYS[i], ttls[i])
   end
 end

@@ -18,8 +18,9 @@ import redis.clients.jedis.Jedis;
  * A test cannot step a server's clock, but it can leave the state a step back leaves behind: a key last written
  * at a time the server's clock has not reached yet (an hour ahead of {@code TIME}). Every script must then
  * neither keep the key throttled for that hour nor hand out more than one fresh budget, and no check may fail.
- * Fixed and sliding windows start afresh (as core's strategies do); the buckets keep their debt and drain it from
- * the new time; a bulkhead's lease from the future lasts at most one lease.
+ * Fixed and sliding windows start afresh (as core's strategies do), a sliding log drops the entries more than a
+ * window ahead; the buckets keep their debt and drain it from the new time; a bulkhead's lease from the future
+ * lasts at most one lease.
  */
 class RedisClockStepTest {
 
@@ -102,6 +103,33 @@ class RedisClockStepTest {
                     .isBetween(1L, 2000L);
             assertThat(store.stats().getErrors()).isZero();
         }
+    }
+
+    @Test
+    void aSlidingLogWrittenInTheFutureGivesOneBudgetOrWaitsAtMostAWindowMore() {
+        KeyedLimiter limiter = store.limiter("step-sliding-log", "sliding-log", LimitConfig.of(5, 1000), 10);
+        long[] out = Outcome.newArray();
+        String key = "limiter:{step-sliding-log:k}";
+        long ahead = serverMillis() + HOUR;
+        try (Jedis j = server.jedis()) {
+            for (int i = 0; i < 5; i++) {
+                j.rpush(key, String.valueOf(ahead));
+            }
+        }
+        assertThat(drain(limiter, "k", out)).as("an hour ahead: a step back's, one fresh budget").isEqualTo(5);
+        assertThat(out[Outcome.RETRY_AFTER_MILLIS]).isBetween(1L, 1000L);
+        // a small step: entries 300 ms ahead still count, for at most the step and a window
+        try (Jedis j = server.jedis()) {
+            j.del(key);
+            long soon = serverMillis() + 300;
+            for (int i = 0; i < 5; i++) {
+                j.rpush(key, String.valueOf(soon));
+            }
+        }
+        assertThat(limiter.tryAcquire("k", out)).isFalse();
+        assertThat(out[Outcome.RETRY_AFTER_MILLIS]).isBetween(1L, 1300L);
+        assertThat(store.stats().getErrors()).isZero();
+        assertThat(store.stats().getFallbacks()).isZero();
     }
 
     @Test

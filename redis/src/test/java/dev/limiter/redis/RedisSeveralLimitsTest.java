@@ -69,7 +69,7 @@ class RedisSeveralLimitsTest {
 
     /** 2 a second and 4 an hour: the example of docs/rules.md, in one round trip per call. */
     @ParameterizedTest
-    @ValueSource(strings = {"fixed-window", "sliding-window", "token-bucket", "leaky-bucket"})
+    @ValueSource(strings = {"fixed-window", "sliding-window", "sliding-log", "token-bucket", "leaky-bucket"})
     void aRefusedCallTakesNothingFromAnyLimit(String strategy) throws InterruptedException {
         LimitConfig second = LimitConfig.of(2, 1_000);
         LimitConfig hour = LimitConfig.of(4, 3_600_000);
@@ -93,7 +93,7 @@ class RedisSeveralLimitsTest {
 
     /** Three stores, threads each, random costs: each limit ends at exactly its budget minus what was admitted. */
     @ParameterizedTest
-    @ValueSource(strings = {"fixed-window", "sliding-window", "token-bucket", "leaky-bucket"})
+    @ValueSource(strings = {"fixed-window", "sliding-window", "sliding-log", "token-bucket", "leaky-bucket"})
     void noPermitIsLostOrCreatedAcrossStores(String strategy) throws InterruptedException {
         LimitConfig tight = LimitConfig.of(60, 3_600_000);
         LimitConfig wide = LimitConfig.of(200, 7_200_000);

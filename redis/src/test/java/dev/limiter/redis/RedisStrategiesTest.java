@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
 /**
- * The five strategies on one real Redis, shared by three stores (three connection pools, as three JVMs would
+ * The six strategies on one real Redis, shared by three stores (three connection pools, as three JVMs would
  * have), each with several threads: exact totals where the strategy is exact, the mathematical bound otherwise.
  */
 class RedisStrategiesTest {
@@ -113,6 +113,67 @@ class RedisStrategiesTest {
         runUntil(limiters, 2, deadline, "k", admitted);
         long windows = serverWindow(300) - first + 1;
         assertThat(admitted.get()).isLessThanOrEqualTo((int) (20 * windows)).isGreaterThanOrEqualTo(20);
+    }
+
+    @Test
+    void slidingLogAdmitsExactlyTheLimitAcrossStores() throws InterruptedException {
+        List<KeyedLimiter> limiters = limiters("sl", "sliding-log", LimitConfig.of(70, LONG_WINDOW));
+        assertThat(Contention.hammer(limiters, 4, 20, "client-1")).isEqualTo(70); // 240 attempts
+        long[] out = Outcome.newArray();
+        assertThat(limiters.get(2).tryAcquire("client-1", out)).isFalse();
+        assertThat(out[Outcome.REMAINING]).isZero();
+        assertThat(out[Outcome.RETRY_AFTER_MILLIS]).isBetween(LONG_WINDOW - 60_000, LONG_WINDOW);
+        assertThat(limiters.get(0).tryAcquire("client-2", out)).isTrue();
+        assertThat(out[Outcome.REMAINING]).isEqualTo(69);
+        try (Jedis j = server.jedis()) {
+            assertThat(j.llen("limiter:{sl:client-1}")).as("one entry per admitted permit").isEqualTo(70);
+        }
+    }
+
+    /** 20 per 300 ms from three stores for ~1.2 s: within the bound, and the list is the sorted log. */
+    @Test
+    void slidingLogStaysWithinItsBoundOverSeveralWindows() throws InterruptedException {
+        List<KeyedLimiter> limiters = limiters("sl-rate", "sliding-log", LimitConfig.of(20, 300));
+        AtomicInteger admitted = new AtomicInteger();
+        long start = System.nanoTime();
+        runUntil(limiters, 2, start + 1_200_000_000L, "k", admitted);
+        double windows = (System.nanoTime() - start) / 300e6;
+        assertThat(admitted.get()).isGreaterThanOrEqualTo(20).isLessThanOrEqualTo((int) (20 * (windows + 1)));
+        try (Jedis j = server.jedis()) {
+            List<Long> log = j.lrange("limiter:{sl-rate:k}", 0, -1).stream().map(Long::parseLong).toList();
+            assertThat(log).isSorted().hasSizeLessThanOrEqualTo(20);
+            if (log.size() == 20) { // a full log: its oldest and newest are less than a window apart
+                assertThat(log.get(19) - log.get(0)).isLessThan(300);
+            }
+        }
+    }
+
+    @Test
+    void slidingLogLetsAnEntryGoExactlyAWindowAfterIt() throws InterruptedException {
+        KeyedLimiter limiter = stores.get(0).limiter("sl-exact", "sliding-log", LimitConfig.of(3, 400), 10);
+        long[] out = Outcome.newArray();
+        long before = serverMillis();
+        for (int i = 0; i < 3; i++) {
+            assertThat(limiter.tryAcquire("k", out)).isTrue();
+        }
+        assertThat(limiter.tryAcquire("k", out)).isFalse();
+        long after = serverMillis();
+        // the first entry, taken between before and after, leaves the window exactly 400 ms after it
+        assertThat(out[Outcome.RETRY_AFTER_MILLIS]).isBetween(400 - (after - before), 400L);
+        try (Jedis j = server.jedis()) {
+            List<Long> log = j.lrange("limiter:{sl-exact:k}", 0, -1).stream().map(Long::parseLong).toList();
+            assertThat(log).hasSize(3).isSorted().allSatisfy(at -> assertThat(at).isBetween(before, after));
+            assertThat(j.pttl("limiter:{sl-exact:k}")).isPositive().isLessThanOrEqualTo(1400);
+        }
+        Thread.sleep(out[Outcome.RETRY_AFTER_MILLIS]); // then the first entry has left: a permit is back
+        assertThat(limiter.remaining("k", out)).isBetween(1L, 3L);
+    }
+
+    private static long serverMillis() {
+        try (Jedis j = server.jedis()) {
+            List<String> t = j.time();
+            return Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
+        }
     }
 
     @Test
@@ -242,8 +303,8 @@ class RedisStrategiesTest {
 
     @Test
     void remainingDoesNotTakeAPermit() {
-        for (String strategy : List.of("fixed-window", "sliding-window", "token-bucket", "leaky-bucket",
-                "concurrency")) {
+        for (String strategy : List.of("fixed-window", "sliding-window", "sliding-log", "token-bucket",
+                "leaky-bucket", "concurrency")) {
             KeyedLimiter limiter = stores.get(0).limiter("peek-" + strategy, strategy,
                     LimitConfig.of(3, LONG_WINDOW), 10);
             long[] out = Outcome.newArray();
@@ -316,6 +377,9 @@ class RedisStrategiesTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown strategy");
         assertThatThrownBy(() -> store.limiter("x", "sliding-window", LimitConfig.of(3_000_000, 1000), 10))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.limiter("x", "sliding-log", LimitConfig.of(10_001, 1000), 10))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 10000");
+        assertThat(RedisStore.runs(dev.limiter.core.strategy.SlidingLogStrategy.INSTANCE)).isTrue();
         // 1 per 49 days with a capacity of 2^22: capacity * window exceeds what a Lua double holds exactly
         assertThatThrownBy(() -> store.limiter("x", "token-bucket",
                 LimitConfig.of(1, LimitConfig.MAX_WINDOW_MILLIS).withCapacity(1 << 22), 10))

@@ -40,7 +40,7 @@ class StrategyJarsTest {
             rules:
               - id: log
                 match: { http: { path: /api/** } }
-                strategy: sliding-log
+                strategy: sliding-log-example
                 limit: 3
                 window: 1m
             """;
@@ -57,10 +57,10 @@ class StrategyJarsTest {
 
     @Test
     void loadsTheJarsStrategiesInAChildLoaderThatLinksAgainstCore() throws Exception {
-        assertThat(StrategyJars.load(List.of(EXAMPLE))).containsExactly("sliding-log");
+        assertThat(StrategyJars.load(List.of(EXAMPLE))).containsExactly("sliding-log-example");
         assertThat(StrategyJars.load(List.of(EXAMPLE))).as("again: the same loader, no clash")
-                .containsExactly("sliding-log");
-        RateLimitStrategy strategy = Strategies.byName("sliding-log");
+                .containsExactly("sliding-log-example");
+        RateLimitStrategy strategy = Strategies.byName("sliding-log-example");
         assertThat(strategy).isNotNull();
         assertThat(strategy.getClass().getName()).isEqualTo("dev.limiter.core.spi.SlidingLogStrategy");
         assertThat(strategy.getClass().getClassLoader().getName()).isEqualTo("limiter-strategies");

@@ -303,7 +303,7 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         LimitConfig cfg = config;
         Bucket bucket = buckets.get(key);
         if (bucket == null) {
-            bucket = strategy.newBucket(cfg); // not stored: reading must not fill the map
+            return strategy.peekFresh(cfg, out); // nothing stored: reading must not fill the map
         }
         return strategy.peek(bucket, cfg, out);
     }

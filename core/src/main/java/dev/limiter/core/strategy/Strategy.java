@@ -4,6 +4,7 @@ import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.strategy.ConcurrencyStrategy;
 import dev.limiter.core.strategy.FixedWindowStrategy;
 import dev.limiter.core.strategy.LeakyBucketStrategy;
+import dev.limiter.core.strategy.SlidingLogStrategy;
 import dev.limiter.core.strategy.SlidingWindowStrategy;
 import dev.limiter.core.strategy.TokenBucketStrategy;
 
@@ -16,6 +17,7 @@ public enum Strategy {
     FIXED_WINDOW(FixedWindowStrategy.INSTANCE),
     TOKEN_BUCKET(TokenBucketStrategy.INSTANCE),
     SLIDING_WINDOW(SlidingWindowStrategy.INSTANCE),
+    SLIDING_LOG(SlidingLogStrategy.INSTANCE),
     LEAKY_BUCKET(LeakyBucketStrategy.INSTANCE),
     CONCURRENCY(ConcurrencyStrategy.INSTANCE);
 

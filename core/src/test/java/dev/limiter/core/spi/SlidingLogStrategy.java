@@ -9,10 +9,14 @@ import java.lang.invoke.VarHandle;
 
 /**
  * Worked example of the custom-strategy SPI (docs/strategies.md walks through it): an exact sliding log, "at
- * most {@code limit} admissions in any {@code windowMillis} span", kept in a ring pre-allocated per key.
+ * most {@code limit} admissions in any {@code windowMillis} span", kept in a ring pre-allocated per key. The
+ * built-in {@code sliding-log} ({@link dev.limiter.core.strategy.SlidingLogStrategy}) grew out of it and adds what
+ * a production strategy needs (several permits and refunds, reservations, safe eviction, reconfiguring to a higher
+ * limit, clock steps); this one stays small, as the example of how a strategy is written, packaged and loaded.
  *
  * <p>Registered in {@code META-INF/services/dev.limiter.core.RateLimitStrategy}, so rules can say
- * {@code strategy: sliding-log}. It shows the three things a custom strategy must get right:
+ * {@code strategy: sliding-log-example} (a name of its own: a built-in name cannot be taken). It shows the three
+ * things a custom strategy must get right:
  * <ol>
  *   <li>state pre-allocated in {@link #newBucket} (a {@link Bucket} subclass with a {@code long[]} ring of
  *       {@code limit} timestamps: 8 bytes per permit, so only for small limits);</li>
@@ -29,7 +33,7 @@ import java.lang.invoke.VarHandle;
  */
 public final class SlidingLogStrategy implements RateLimitStrategy {
 
-    public static final String NAME = "sliding-log";
+    public static final String NAME = "sliding-log-example";
 
     private static final VarHandle RING = MethodHandles.arrayElementVarHandle(long[].class);
     private static final int TIME_BITS = 44;
@@ -79,6 +83,9 @@ public final class SlidingLogStrategy implements RateLimitStrategy {
             if ((entry >>> TIME_BITS) == (tag & 0xFFFFF)) {
                 bucket.casSlot0(seq, seq + 1); // already claimed for this seq: help advance, then retry
                 continue;
+            }
+            if ((entry >>> TIME_BITS) != ((tag - 1) & 0xFFFFF)) {
+                continue; // a later lap's entry: seq was read before other threads moved on, read it again
             }
             long replaced = entry & TIME_MASK; // the admission `size` places back (0 if none yet)
             if (entry != 0 && replaced + window > now) {

@@ -11,6 +11,7 @@ import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.core.strategy.FixedWindowStrategy;
 import dev.limiter.core.strategy.LeakyBucketStrategy;
+import dev.limiter.core.strategy.SlidingLogStrategy;
 import dev.limiter.core.strategy.SlidingWindowStrategy;
 import dev.limiter.core.strategy.TokenBucketStrategy;
 import java.util.stream.Stream;
@@ -30,7 +31,7 @@ class AllOfContentionTest {
 
     static Stream<RateLimitStrategy> rateStrategies() {
         return Stream.of(FixedWindowStrategy.INSTANCE, SlidingWindowStrategy.INSTANCE, TokenBucketStrategy.INSTANCE,
-                LeakyBucketStrategy.INSTANCE);
+                LeakyBucketStrategy.INSTANCE, SlidingLogStrategy.INSTANCE);
     }
 
     private static KeyedLimiter limiter(RateLimitStrategy strategy, ManualClock clock, long limit, long window) {

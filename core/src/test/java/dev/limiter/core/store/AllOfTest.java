@@ -10,6 +10,7 @@ import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.core.strategy.FixedWindowStrategy;
 import dev.limiter.core.strategy.LeakyBucketStrategy;
+import dev.limiter.core.strategy.SlidingLogStrategy;
 import dev.limiter.core.strategy.SlidingWindowStrategy;
 import dev.limiter.core.strategy.TokenBucketStrategy;
 import java.lang.reflect.Proxy;
@@ -32,7 +33,7 @@ class AllOfTest {
 
     static Stream<RateLimitStrategy> rateStrategies() {
         return Stream.of(FixedWindowStrategy.INSTANCE, SlidingWindowStrategy.INSTANCE, TokenBucketStrategy.INSTANCE,
-                LeakyBucketStrategy.INSTANCE);
+                LeakyBucketStrategy.INSTANCE, SlidingLogStrategy.INSTANCE);
     }
 
     private KeyedLimiter limiter(RateLimitStrategy strategy, long limit, long windowMillis) {

@@ -13,6 +13,7 @@ import dev.limiter.core.clock.ManualClock;
 import dev.limiter.core.strategy.ConcurrencyStrategy;
 import dev.limiter.core.strategy.FixedWindowStrategy;
 import dev.limiter.core.strategy.LeakyBucketStrategy;
+import dev.limiter.core.strategy.SlidingLogStrategy;
 import dev.limiter.core.strategy.SlidingWindowStrategy;
 import dev.limiter.core.strategy.TokenBucketStrategy;
 import java.util.stream.Stream;
@@ -33,7 +34,7 @@ class OnFullTest {
 
     static Stream<RateLimitStrategy> rateStrategies() {
         return Stream.of(FixedWindowStrategy.INSTANCE, SlidingWindowStrategy.INSTANCE, TokenBucketStrategy.INSTANCE,
-                LeakyBucketStrategy.INSTANCE);
+                LeakyBucketStrategy.INSTANCE, SlidingLogStrategy.INSTANCE);
     }
 
     /** A full store: the victim and {@code MAX_KEYS - 1} other keys, each with its one permit spent. */

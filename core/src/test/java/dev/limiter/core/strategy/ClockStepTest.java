@@ -47,7 +47,7 @@ class ClockStepTest {
     static Stream<Arguments> steps() {
         List<Arguments> cases = new ArrayList<>();
         for (Strategy strategy : List.of(Strategy.FIXED_WINDOW, Strategy.SLIDING_WINDOW, Strategy.TOKEN_BUCKET,
-                Strategy.LEAKY_BUCKET)) {
+                Strategy.LEAKY_BUCKET, Strategy.SLIDING_LOG)) {
             for (long step : new long[] {-HOUR, HOUR, -(HOUR + 370), HOUR + 370, -300}) {
                 for (int phase : new int[] {3, 50, 97}) { // where in a window (hundredths) the step happens
                     cases.add(Arguments.of(strategy, step, phase));
@@ -85,7 +85,7 @@ class ClockStepTest {
     @Test
     void theUnsteppedRunAdmitsTheRate() {
         for (Strategy strategy : List.of(Strategy.FIXED_WINDOW, Strategy.SLIDING_WINDOW, Strategy.TOKEN_BUCKET,
-                Strategy.LEAKY_BUCKET)) {
+                Strategy.LEAKY_BUCKET, Strategy.SLIDING_LOG)) {
             Run steady = Run.of(strategy, 0, 0);
             // 20 windows at 10 a window, plus the first full bucket for the bucket strategies; the sliding
             // window's weighted previous count holds a greedy client a little below the limit

@@ -22,7 +22,7 @@ class RetireTest {
 
     static Stream<RateLimitStrategy> strategies() {
         return Stream.of(FixedWindowStrategy.INSTANCE, SlidingWindowStrategy.INSTANCE, TokenBucketStrategy.INSTANCE,
-                LeakyBucketStrategy.INSTANCE);
+                LeakyBucketStrategy.INSTANCE, SlidingLogStrategy.INSTANCE);
     }
 
     private final ManualClock clock = new ManualClock(START);

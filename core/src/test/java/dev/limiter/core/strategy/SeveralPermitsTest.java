@@ -26,7 +26,7 @@ class SeveralPermitsTest {
 
     static Stream<RateLimitStrategy> rateStrategies() {
         return Stream.of(FixedWindowStrategy.INSTANCE, SlidingWindowStrategy.INSTANCE, TokenBucketStrategy.INSTANCE,
-                LeakyBucketStrategy.INSTANCE);
+                LeakyBucketStrategy.INSTANCE, SlidingLogStrategy.INSTANCE);
     }
 
     private LimitConfig tenPerSecond() {

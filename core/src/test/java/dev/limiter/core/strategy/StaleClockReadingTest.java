@@ -74,6 +74,26 @@ class StaleClockReadingTest {
     }
 
     @Test
+    void slidingLogRecordsTheLateCheckWhenItHappened() {
+        // 1 per 2 ms: the entry of T2 fills the log; the late check's old reading must not pass it off as ahead
+        LimitConfig config = LimitConfig.of(1, 2);
+        assertThat(lateCheckThenFresh(SlidingLogStrategy.INSTANCE, config.withClock(() -> T0),
+                config.withClock(() -> T2))).isZero();
+        // 3 per 3 ms: the late check may be admitted, but recorded at T2 (the entry before it), not at T0: the
+        // fresh check at T2 finds the log full
+        LimitConfig three = LimitConfig.of(3, 3);
+        assertThat(lateCheckThenFresh(SlidingLogStrategy.INSTANCE, three.withClock(() -> T0),
+                three.withClock(() -> T2))).isEqualTo(1);
+        Bucket bucket = SlidingLogStrategy.INSTANCE.newBucket(three.withClock(() -> T0));
+        SlidingLogStrategy.INSTANCE.check(bucket, three.withClock(() -> T0), out);
+        SlidingLogStrategy.INSTANCE.check(bucket, three.withClock(() -> T2), out);
+        SlidingLogStrategy.INSTANCE.check(bucket, three.withClock(staleThenCurrent(T0, T2)), out);
+        assertThat(out[Outcome.RESET_EPOCH_SECONDS]).isEqualTo(Outcome.ceilSeconds(T2 + 3));
+        // at T0 + 3 only the entry of T0 has left: one permit, not two
+        assertThat(SlidingLogStrategy.INSTANCE.peek(bucket, three.withClock(() -> T0 + 3), out)).isEqualTo(1);
+    }
+
+    @Test
     void slidingWindowKeepsTheCountsOfTheWindowInForce() {
         LimitConfig config = LimitConfig.of(1, 1);
         assertThat(lateCheckThenFresh(SlidingWindowStrategy.INSTANCE, config.withClock(() -> T0),

@@ -9,6 +9,9 @@ import dev.limiter.core.LimitConfig;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.clock.ManualClock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.RepeatedTest;
@@ -71,6 +74,137 @@ class StrategyContentionTest {
         }
         clock.advance(1_250); // next window, e = 250: previous weighs 6000 * 750 / 1000 = 4500
         assertThat(hammer(strategy, bucket, config)).isEqualTo(10_000 - 4_500);
+    }
+
+    @RepeatedTest(3)
+    void slidingLogAdmitsExactlyTheLimit() throws Exception {
+        LimitConfig config = LimitConfig.of(5_000, 1000).withClock(clock);
+        Bucket bucket = SlidingLogStrategy.INSTANCE.newBucket(config);
+        assertThat(hammer(SlidingLogStrategy.INSTANCE, bucket, config)).isEqualTo(5_000);
+        assertThat(SlidingLogStrategy.INSTANCE.peek(bucket, config, Outcome.newArray())).isZero();
+    }
+
+    /** A full log whose older entries leave the window: exactly those are admitted again, no more. */
+    @RepeatedTest(3)
+    void slidingLogAdmitsExactlyTheEntriesThatLeftTheWindow() throws Exception {
+        LimitConfig config = LimitConfig.of(10_000, 1000).withClock(clock);
+        SlidingLogStrategy strategy = SlidingLogStrategy.INSTANCE;
+        Bucket bucket = strategy.newBucket(config);
+        long[] out = Outcome.newArray();
+        for (int i = 0; i < 6_000; i++) {
+            assertThat(strategy.check(bucket, config, out)).isTrue();
+        }
+        clock.advance(500);
+        for (int i = 0; i < 4_000; i++) {
+            assertThat(strategy.check(bucket, config, out)).isTrue();
+        }
+        clock.advance(500); // the 6,000 of the first instant have left, the 4,000 still count
+        assertThat(hammer(strategy, bucket, config)).isEqualTo(6_000);
+        clock.advance(499);
+        assertThat(hammer(strategy, bucket, config)).isZero();
+        clock.advance(1);
+        assertThat(hammer(strategy, bucket, config)).isEqualTo(4_000);
+    }
+
+    /**
+     * Costs of 1 to 3 from 8 threads: every call takes its entries together or not at all (a claim and the
+     * followers its helpers write), so the permits admitted and the permits left add up to the limit exactly.
+     */
+    @RepeatedTest(5)
+    void slidingLogSeveralPermitsAddUpExactly() throws Exception {
+        LimitConfig config = LimitConfig.of(5_000, 1000).withClock(clock);
+        SlidingLogStrategy strategy = SlidingLogStrategy.INSTANCE;
+        Bucket bucket = strategy.newBucket(config);
+        long taken = Contention.platform(THREADS, t -> {
+            long[] out = Outcome.newArray();
+            long n = 0;
+            for (int i = 0; i < ATTEMPTS / 4; i++) {
+                long cost = 1 + (i + t) % 3;
+                if (strategy.check(bucket, config, cost, out)) {
+                    n += cost;
+                }
+            }
+            return n;
+        });
+        assertThat(taken).isBetween(4_998L, 5_000L);
+        assertThat(strategy.peek(bucket, config, Outcome.newArray())).isEqualTo(5_000 - taken);
+    }
+
+    /**
+     * Two limits in use at once on one log (a reload while calls are in flight), threads alternating them: the
+     * first check under the higher limit moves the log into a larger ring while others claim, and no entry is
+     * lost on the way (the lower limit applies in place), so exactly the higher limit is admitted.
+     */
+    @RepeatedTest(5)
+    void slidingLogGrowsUnderContentionWithoutLosingAnEntry() throws Exception {
+        LimitConfig low = LimitConfig.of(2_000, 1000).withClock(clock);
+        LimitConfig high = LimitConfig.of(3_000, 1000).withClock(clock);
+        SlidingLogStrategy strategy = SlidingLogStrategy.INSTANCE;
+        SlidingLogStrategy.LogBucket bucket = (SlidingLogStrategy.LogBucket) strategy.newBucket(low);
+        long admitted = Contention.platform(THREADS, t -> {
+            long[] out = Outcome.newArray();
+            long n = 0;
+            for (int i = 0; i < ATTEMPTS / 4; i++) {
+                if (strategy.check(bucket, (i + t) % 3 == 0 ? high : low, out)) {
+                    n++;
+                }
+            }
+            return n;
+        });
+        assertThat(admitted).isEqualTo(3_000);
+        assertThat(bucket.size()).isEqualTo(3_000);
+    }
+
+    /**
+     * The clock ticks while 8 threads check (stale readings, claims racing ticks). Every admission reports the
+     * time it is recorded at (its stamp; the reset is that time plus the window, and the clock moves in whole
+     * seconds, so the reset gives it too): sorted, the permit {@code limit} admissions before any other is at
+     * least a window older, so no span of one window holds more than the limit.
+     */
+    @RepeatedTest(3)
+    void slidingLogNeverAdmitsMoreThanTheLimitInAnyWindowWhileTheClockTicks() throws Exception {
+        int limit = 50;
+        long window = 3_000;
+        ManualClock seconds = new ManualClock(1_767_225_600_000L);
+        LimitConfig config = LimitConfig.of(limit, window).withClock(seconds);
+        SlidingLogStrategy strategy = SlidingLogStrategy.INSTANCE;
+        Bucket bucket = strategy.newBucket(config);
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread ticker = new Thread(() -> {
+            while (!stop.get()) {
+                seconds.advance(1000);
+                java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+            }
+        });
+        List<long[]> admissions = Collections.synchronizedList(new ArrayList<>());
+        ticker.start();
+        try {
+            long end = seconds.millis() + 20 * window;
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            Contention.platform(THREADS, t -> {
+                long[] out = Outcome.newArray();
+                List<long[]> mine = new ArrayList<>();
+                while (seconds.millis() < end && System.nanoTime() < deadline) {
+                    if (strategy.check(bucket, config, out)) {
+                        mine.add(new long[] {out[Outcome.STAMP], out[Outcome.RESET_EPOCH_SECONDS] * 1000 - window});
+                    }
+                }
+                admissions.addAll(mine);
+                return mine.size();
+            });
+        } finally {
+            stop.set(true);
+            ticker.join();
+        }
+        admissions.sort((a, b) -> Long.compare(a[0], b[0]));
+        assertThat(admissions.size()).as("several windows' worth").isGreaterThan(3 * limit);
+        for (int i = 0; i < admissions.size(); i++) {
+            assertThat(admissions.get(i)[1]).as("the stamp is the recorded time").isEqualTo(admissions.get(i)[0]);
+            if (i >= limit) {
+                assertThat(admissions.get(i)[0] - admissions.get(i - limit)[0]).as("the permit %d back", limit)
+                        .isGreaterThanOrEqualTo(window);
+            }
+        }
     }
 
     @RepeatedTest(3)
@@ -166,7 +300,8 @@ class StrategyContentionTest {
         assumeThat(Contention.virtualThreadsAvailable()).as("virtual threads need Java 21+").isTrue();
         LimitConfig config = LimitConfig.of(1_500, 1000).withClock(clock);
         RateLimitStrategy[] strategies = {FixedWindowStrategy.INSTANCE, TokenBucketStrategy.INSTANCE,
-            SlidingWindowStrategy.INSTANCE, LeakyBucketStrategy.INSTANCE, ConcurrencyStrategy.INSTANCE};
+            SlidingWindowStrategy.INSTANCE, LeakyBucketStrategy.INSTANCE, ConcurrencyStrategy.INSTANCE,
+            SlidingLogStrategy.INSTANCE};
         for (RateLimitStrategy strategy : strategies) {
             Bucket bucket = strategy.newBucket(config);
             long admitted = Contention.virtual(1_000, t -> {

@@ -106,7 +106,7 @@ final class PolicySection {
         }
         if (list.items().size() > 1 && strategy != null && !strategy.takesSeveral()) {
             problems.add(list, "several limits need a strategy that can give permits back (fixed-window,"
-                    + " sliding-window, token-bucket or leaky-bucket), not " + strategy.name());
+                    + " sliding-window, sliding-log, token-bucket or leaky-bucket), not " + strategy.name());
             return null;
         }
         List<PolicyDraft.Limit> limits = new ArrayList<>();
@@ -189,7 +189,7 @@ final class PolicySection {
     private boolean takesSeveral(YamlNode at) {
         if (strategy != null && !strategy.takesSeveral()) {
             problems.add(at, "a cost above 1 needs a strategy that takes several permits at once (fixed-window,"
-                    + " sliding-window, token-bucket or leaky-bucket), not " + strategy.name());
+                    + " sliding-window, sliding-log, token-bucket or leaky-bucket), not " + strategy.name());
             return false;
         }
         return true;

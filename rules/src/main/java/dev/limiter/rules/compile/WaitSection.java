@@ -117,7 +117,7 @@ final class WaitSection {
     private static String refusal(RateLimitStrategy strategy, boolean severalLimits, StoreSpec store) {
         if (strategy != null && !strategy.reserves()) {
             return "on-limit: wait needs a strategy that knows exactly when the next permit comes (token-bucket,"
-                    + " leaky-bucket or fixed-window), not '" + Fields.shorten(strategy.name()) + "'";
+                    + " leaky-bucket, fixed-window or sliding-log), not '" + Fields.shorten(strategy.name()) + "'";
         }
         if (severalLimits) {
             return "on-limit: wait takes one limit: a wait for several limits at once is not supported yet";

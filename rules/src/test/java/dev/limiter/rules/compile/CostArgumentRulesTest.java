@@ -97,7 +97,7 @@ class CostArgumentRulesTest {
         String concurrency = "    match: { method: { class: com.acme.Exporter, method: export } }\n    limit: 4\n"
                 + "    strategy: concurrency\n    cost: arg:0\n";
         assertThat(error(concurrency)).isEqualTo("7:11 a cost above 1 needs a strategy that takes several permits at"
-                + " once (fixed-window, sliding-window, token-bucket or leaky-bucket), not concurrency");
+                + " once (fixed-window, sliding-window, sliding-log, token-bucket or leaky-bucket), not concurrency");
     }
 
     @Test

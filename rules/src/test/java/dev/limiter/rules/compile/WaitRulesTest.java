@@ -127,7 +127,7 @@ class WaitRulesTest {
     void strategiesThatCannotReserveAreRefused() {
         assertThat(error("", method("    strategy: sliding-window\n    on-limit: wait\n    max-wait: 1s\n")))
                 .isEqualTo("8:15 on-limit: wait needs a strategy that knows exactly when the next permit comes"
-                        + " (token-bucket, leaky-bucket or fixed-window), not 'sliding-window'");
+                        + " (token-bucket, leaky-bucket, fixed-window or sliding-log), not 'sliding-window'");
         String concurrency = "    match: { method: { class: com.acme.Mailer, method: send } }\n    limit: 10\n"
                 + "    strategy: concurrency\n    on-limit: wait\n    max-wait: 1s\n";
         assertThat(error("", concurrency)).startsWith("7:15 on-limit: wait needs a strategy that knows exactly");
@@ -174,7 +174,7 @@ class WaitRulesTest {
         values.put("strategy", "sliding-window");
         assertThat(AnnotationRule.compile("com.acme.Mailer", "send", values, clock).problems()).containsExactly(
                 "onLimit: on-limit: wait needs a strategy that knows exactly when the next permit comes (token-bucket,"
-                        + " leaky-bucket or fixed-window), not 'sliding-window'");
+                        + " leaky-bucket, fixed-window or sliding-log), not 'sliding-window'");
         values.put("strategy", "token-bucket");
         values.remove("onLimit");
         assertThat(AnnotationRule.compile("com.acme.Mailer", "send", values, clock).problems()).containsExactly(

@@ -41,7 +41,7 @@ class CustomStrategyTest {
               - id: sliding-log
                 match: { http: { path: /api/items/log } }
                 key: header:X-Client
-                strategy: sliding-log
+                strategy: sliding-log-example
                 limit: 3
                 window: 1h
             """;
@@ -73,7 +73,7 @@ class CustomStrategyTest {
     @Test
     void theCustomStrategyAdmitsExactlyItsLimitPerKey() {
         // the banner may follow LISTENING: an HTTP-only rules file is parsed on a daemon thread
-        server.awaitOutput(Pattern.quote("custom strategies sliding-log from [" + example + "]"),
+        server.awaitOutput(Pattern.quote("custom strategies sliding-log-example from [" + example + "]"),
                 Duration.ofSeconds(60));
         assertThat(server.output()).contains("started: rules " + rules.path() + ", 1 rule");
         HttpApi http = server.http();
@@ -100,7 +100,7 @@ class CustomStrategyTest {
     void validateOfThePackagedJarNeedsTheStrategiesOption() throws Exception {
         Command without = validate(List.of(rules.path().toString()));
         assertThat(without.exit).as(without.output).isEqualTo(1);
-        assertThat(without.output).contains("unknown strategy 'sliding-log'");
+        assertThat(without.output).contains("unknown strategy 'sliding-log-example'");
 
         Command with = validate(List.of("--strategies=" + example, rules.path().toString()));
         assertThat(with.exit).as(with.output).isZero();

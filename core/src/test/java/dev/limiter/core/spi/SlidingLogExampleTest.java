@@ -13,24 +13,25 @@ import dev.limiter.core.strategy.Strategies;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
-class SlidingLogStrategyTest {
+class SlidingLogExampleTest {
 
     private final ManualClock clock = new ManualClock();
     private final long[] out = Outcome.newArray();
 
     @Test
     void isDiscoveredByNameThroughServiceLoader() {
-        RateLimitStrategy found = Strategies.byName("sliding-log");
+        RateLimitStrategy found = Strategies.byName("sliding-log-example");
         assertThat(found).isInstanceOf(SlidingLogStrategy.class);
-        assertThat(Strategies.byName("SLIDING-LOG")).isSameAs(found);
-        assertThat(Strategies.names()).contains("sliding-log", "fixed-window", "token-bucket", "sliding-window",
-                "leaky-bucket", "concurrency");
+        assertThat(Strategies.byName("SLIDING-LOG-EXAMPLE")).isSameAs(found);
+        assertThat(Strategies.byName("sliding-log")).as("the built-in").isNotInstanceOf(SlidingLogStrategy.class);
+        assertThat(Strategies.names()).contains("sliding-log-example", "sliding-log", "fixed-window", "token-bucket",
+                "sliding-window", "leaky-bucket", "concurrency");
         assertThat(Strategies.names().get(0)).isEqualTo("fixed-window"); // built-ins first
     }
 
     @Test
     void atMostTheLimitInAnyWindowSpan() {
-        RateLimitStrategy strategy = Strategies.byName("sliding-log");
+        RateLimitStrategy strategy = Strategies.byName("sliding-log-example");
         LimitConfig config = LimitConfig.of(3, 1000).withClock(clock);
         Bucket bucket = strategy.newBucket(config);
         assertThat(strategy.check(bucket, config, out)).isTrue(); // t = 0
@@ -51,7 +52,7 @@ class SlidingLogStrategyTest {
 
     @RepeatedTest(3)
     void exactUnderContentionThroughTheKeyedStore() throws Exception {
-        LocalKeyedLimiter limiter = LocalKeyedLimiter.create(Strategies.byName("sliding-log"),
+        LocalKeyedLimiter limiter = LocalKeyedLimiter.create(Strategies.byName("sliding-log-example"),
                 LimitConfig.of(2_500, 1000).withClock(clock), 10);
         long admitted = Contention.platform(8, t -> {
             long[] o = Outcome.newArray();
