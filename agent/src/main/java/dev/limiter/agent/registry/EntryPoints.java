@@ -4,6 +4,7 @@ import dev.limiter.agent.entry.EntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
 import dev.limiter.agent.grpc.GrpcEntryPoint;
 import dev.limiter.agent.jaxrs.JaxrsEntryPoint;
+import dev.limiter.agent.micronaut.MicronautEntryPoint;
 import dev.limiter.agent.quarkus.QuarkusRestEntryPoint;
 import dev.limiter.agent.servlet.ServletEntryPoint;
 import dev.limiter.agent.vertx.VertxWebEntryPoint;
@@ -23,6 +24,7 @@ public final class EntryPoints {
         new GrpcEntryPoint(),
         new QuarkusRestEntryPoint(),
         new VertxWebEntryPoint(),
+        new MicronautEntryPoint(),
     };
 
     private EntryPoints() {
