@@ -44,7 +44,9 @@ public enum TestApp {
     /** grpc-java 1.85 on grpc-netty-shaded: no servlet API, no HTTP endpoints. */
     GRPC_NETTY("grpc-netty", "dev.limiter.it.app.grpc.GrpcApp", Kind.GRPC),
     /** Quarkus REST (RESTEasy Reactive on Vert.x), JVM mode, as {@code java -jar quarkus-app/quarkus-run.jar}. */
-    QUARKUS_REST("quarkus-rest", "dev.limiter.it.app.quarkus.QuarkusApp", Kind.QUARKUS, Launch.QUARKUS_JAR);
+    QUARKUS_REST("quarkus-rest", "dev.limiter.it.app.quarkus.QuarkusApp", Kind.QUARKUS, Launch.QUARKUS_JAR),
+    /** Micronaut 4.10 on its Netty HTTP server: no servlet API. */
+    MICRONAUT4("micronaut4-netty", "dev.limiter.it.app.micronaut.MicronautApp", Kind.MICRONAUT);
 
     /** What a server serves, and whether a servlet container is in front of it. */
     public enum Kind {
@@ -59,7 +61,9 @@ public enum TestApp {
         /** The gRPC test service (apps/grpc-netty). */
         GRPC,
         /** The Quarkus REST test application (apps/quarkus-rest): resources only, no servlet API. */
-        QUARKUS
+        QUARKUS,
+        /** The Micronaut test application (apps/micronaut4-netty) on Micronaut's Netty server. */
+        MICRONAUT
     }
 
     /** How the JVM is given the application. */
