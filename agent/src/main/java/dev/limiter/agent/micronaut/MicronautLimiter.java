@@ -50,7 +50,8 @@ public final class MicronautLimiter implements ReactiveDelegate {
         MicronautExchange exchange = EXCHANGE.get();
         exchange.clearResponse();
         Object rejection = gate.check(rules, api, request, exchange, exchange);
-        if (rejection == null && exchange.hasHeaders()) {
+        // status set: a rejection that could not be written, whose headers are not the admitted request's
+        if (rejection == null && exchange.status == 0 && exchange.hasHeaders()) {
             FlowBridge.hold(new HeadersOnResponse(api, exchange.takeHeaders(), gate.log()));
         }
         return rejection;
