@@ -1,11 +1,11 @@
 package dev.limiter.bootstrap;
 
 /**
- * What {@link ReactiveBridge} and {@link GrpcBridge} do, once: a call that returns before it ends (a publisher, a
- * listener) asks the installed {@link ReactiveDelegate} at its start, and what the delegate holds ({@link #hold})
- * is kept in a per-thread slot only until the same call returns ({@link #exit}) or throws ({@link #failed}) on the
- * same thread. Each bridge has its own instance (its own delegate and slot), so WebFlux and gRPC can serve in one
- * JVM. Nothing thrown by the delegate reaches the application: it is counted in
+ * What {@link ReactiveBridge}, {@link GrpcBridge} and {@link FlowBridge} do, once: a call that returns before it
+ * ends (a publisher, a listener, a response flow) asks the installed {@link ReactiveDelegate} at its start, and
+ * what the delegate holds ({@link #hold}) is kept in a per-thread slot only until the same call returns
+ * ({@link #exit}) or throws ({@link #failed}) on the same thread. Each bridge has its own instance (its own
+ * delegate and slot), so WebFlux, gRPC and Micronaut can serve in one JVM. Nothing thrown by the delegate reaches the application: it is counted in
  * {@link LimiterBridge#internalErrors()} and the call proceeds unchanged.
  */
 final class DelegatedCalls {

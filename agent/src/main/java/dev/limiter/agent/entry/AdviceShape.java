@@ -17,9 +17,10 @@ public enum AdviceShape {
     /** A method of one object argument that returns an object ({@code ExceptionMapper.toResponse}). */
     MAPPER,
     /**
-     * A method of two arguments (request and response, or call and metadata) that returns what ends the call
-     * later (a {@code Mono}, a listener): the bridge's {@code enter} may return the replacement, and every return
-     * value goes through its {@code exit} (a throw through {@code failed}) so the permits follow the call's end.
+     * A method of two arguments (request and response, or call and metadata), or of the request alone, that
+     * returns what ends the call later (a {@code Mono}, a listener, the flow of a response): the bridge's
+     * {@code enter} (taking as many arguments) may return the replacement, and every return value goes through its
+     * {@code exit} (a throw through {@code failed}) so what the call holds follows its end.
      */
     PUBLISHER,
     /** A no-argument void method whose receiver is the request's routing context: true from the bridge returns. */

@@ -5,6 +5,7 @@ import dev.limiter.agent.entry.EntryTarget;
 import dev.limiter.agent.grpc.GrpcEntryPoint;
 import dev.limiter.agent.helidon.HelidonEntryPoint;
 import dev.limiter.agent.jaxrs.JaxrsEntryPoint;
+import dev.limiter.agent.micronaut.MicronautEntryPoint;
 import dev.limiter.agent.quarkus.QuarkusRestEntryPoint;
 import dev.limiter.agent.servlet.ServletEntryPoint;
 import dev.limiter.agent.vertx.VertxWebEntryPoint;
@@ -25,6 +26,7 @@ public final class EntryPoints {
         new QuarkusRestEntryPoint(),
         new VertxWebEntryPoint(),
         new HelidonEntryPoint(),
+        new MicronautEntryPoint(),
     };
 
     private EntryPoints() {

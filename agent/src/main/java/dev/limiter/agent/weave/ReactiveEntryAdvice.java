@@ -8,9 +8,9 @@ import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
 
 /**
- * Adds the limiter's check around a reactive server entry point that takes (request, response) and returns the
- * publisher of the exchange's end (WebFlux's {@code HttpWebHandlerAdapter.handle}), written with ASM alone like
- * {@link ServletEntryAdvice}:
+ * Adds the limiter's check around a reactive server entry point that takes (request, response), or the request
+ * alone, and returns the publisher of the exchange's end (WebFlux's {@code HttpWebHandlerAdapter.handle}), written
+ * with ASM alone like {@link ServletEntryAdvice}:
  *
  * <pre>
  *   Object ours;
@@ -21,7 +21,9 @@ import net.bytebuddy.jar.asm.Type;
  * </pre>
  *
  * grpc-java's {@code startCall(ServerCall, Metadata)} has the same shape (the call and its headers in, the listener
- * of the call's end out) and gets the same code calling {@code GrpcBridge} instead ({@link #GRPC_BRIDGE}).
+ * of the call's end out) and gets the same code calling {@code GrpcBridge} instead ({@link #GRPC_BRIDGE}). A method
+ * of the request alone (Micronaut's {@code RequestLifecycle.normalFlow(HttpRequest)}, the flow of its response
+ * out) gets it too, its bridge's {@code enter} taking that one argument.
  *
  * The returned publisher is only handed to the bridge as {@code Object} and cast back to the method's return
  * type, so this code names no framework type but that one, which the woven class sees anyway. As in
@@ -36,6 +38,8 @@ final class ReactiveEntryAdvice extends MethodVisitor {
 
     private final ArgumentFrame arguments;
     private final String returnType;
+    /** How many arguments the method has, and so {@code enter} takes: one (the request) or two. */
+    private final int entered;
     /** The bridge class called ({@link #BRIDGE} or {@link #GRPC_BRIDGE}): same static methods, its own delegate. */
     private final String bridge;
     private final Label handler = new Label();
@@ -47,6 +51,7 @@ final class ReactiveEntryAdvice extends MethodVisitor {
         this.bridge = bridge;
         this.arguments = new ArgumentFrame(owner, descriptor, frames);
         this.returnType = Type.getReturnType(descriptor).getInternalName();
+        this.entered = Type.getArgumentTypes(descriptor).length == 1 ? 1 : 2;
     }
 
     @Override
@@ -60,9 +65,12 @@ final class ReactiveEntryAdvice extends MethodVisitor {
         mv.visitTryCatchBlock(enterStart, enterEnd, enterFailed, THROWABLE);
         mv.visitLabel(enterStart);
         mv.visitVarInsn(Opcodes.ALOAD, 1);
-        mv.visitVarInsn(Opcodes.ALOAD, 2);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, bridge, "enter",
-                "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;", false);
+        if (entered == 2) {
+            mv.visitVarInsn(Opcodes.ALOAD, 2);
+        }
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, bridge, "enter", entered == 2
+                ? "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;" : "(Ljava/lang/Object;)Ljava/lang/Object;",
+                false);
         mv.visitLabel(enterEnd);
         mv.visitInsn(Opcodes.DUP);
         mv.visitJumpInsn(Opcodes.IFNULL, notOurs);

@@ -51,7 +51,9 @@ public enum TestApp {
      * Helidon SE 4.5 WebServer (virtual threads, no servlet API): Java 21+, built only where the Java 25 JDK is
      * (its tests carry {@link TestJvmAtLeast}).
      */
-    HELIDON4_SE("helidon4-se", "dev.limiter.it.app.helidon.HelidonApp", Kind.HELIDON);
+    HELIDON4_SE("helidon4-se", "dev.limiter.it.app.helidon.HelidonApp", Kind.HELIDON),
+    /** Micronaut 4.10 on its Netty HTTP server: no servlet API. */
+    MICRONAUT4("micronaut4-netty", "dev.limiter.it.app.micronaut.MicronautApp", Kind.MICRONAUT);
 
     /** What a server serves, and whether a servlet container is in front of it. */
     public enum Kind {
@@ -70,7 +72,9 @@ public enum TestApp {
         /** A plain Vert.x Web application (apps/vertx5-web): one {@code Router}, no servlet API. */
         VERTX,
         /** The Helidon SE 4 test application (apps/helidon4-se): routing handlers, no servlet API. */
-        HELIDON
+        HELIDON,
+        /** The Micronaut test application (apps/micronaut4-netty) on Micronaut's Netty server. */
+        MICRONAUT
     }
 
     /** How the JVM is given the application. */

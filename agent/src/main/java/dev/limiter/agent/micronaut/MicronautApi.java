@@ -1,0 +1,242 @@
+package dev.limiter.agent.micronaut;
+
+import dev.limiter.agent.decision.RoutedPaths;
+import dev.limiter.agent.http.ErasedHandles;
+import dev.limiter.agent.http.HeaderLines;
+import dev.limiter.agent.http.HttpExchange;
+import dev.limiter.agent.http.HttpServerApi;
+import dev.limiter.agent.http.PermitRelease;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Proxy;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Micronaut 4.3+ on Netty as the HTTP gate sees it, through its public interfaces {@code HttpRequest},
+ * {@code HttpHeaders}, {@code HttpParameters}, {@code HttpResponse} and {@code ExecutionFlow} ({@link ErasedHandles},
+ * found once per request class). The gate's "request" is Micronaut's {@code NettyHttpRequest}; its "response" is
+ * the thread's {@link MicronautExchange}, since Micronaut has none before the route: a rejection becomes
+ * {@code ExecutionFlow.just(HttpResponse.status(...))}, written by Micronaut like any response (keep-alive, HEAD,
+ * pipelining are its own), and an admitted request's headers are mapped onto the response its flow yields.
+ *
+ * <p>The path is {@code getPath()}, the raw path Micronaut's router matches, seen as {@link RoutedPaths} does
+ * (escapes decoded, {@code ;} parameters cut): the router decodes the values of path variables, so
+ * {@code /items/%73ecret} reaches the handler of {@code /items/secret}. The peer is the channel's remote address
+ * ({@code getRemoteAddress()}: Micronaut reads no forwarding header there). The end of a request is
+ * {@link RequestEnd}: a {@code ReferenceCounted} attribute Micronaut releases with the request.
+ *
+ * <p>Before its filters there is no user (Micronaut Security authenticates in a filter) and only the query string
+ * (the body may not have arrived). A request of another server that shares Micronaut's lifecycle (micronaut-servlet:
+ * its servlet entry decides those) is {@link #OTHER_SERVER} and left alone.
+ */
+final class MicronautApi extends HttpServerApi {
+
+    private static final String NETTY_REQUEST = "io.micronaut.http.server.netty.NettyHttpRequest";
+    /** The request attribute the permits hang on (released with the request). */
+    private static final String PERMITS = "dev.limiter.permits";
+
+    /** What a request of another server than the Netty one gets: nothing is decided for it. */
+    static final MicronautApi OTHER_SERVER = new MicronautApi(new MethodHandle[13], null);
+
+    private static final ClassValue<MicronautApi> BY_REQUEST_CLASS = new ClassValue<>() {
+        @Override
+        protected MicronautApi computeValue(Class<?> type) {
+            if (!type.getName().equals(NETTY_REQUEST)) {
+                return OTHER_SERVER;
+            }
+            MethodHandle[] h = new MethodHandle[13];
+            try {
+                find(type.getClassLoader(), h);
+                return new MicronautApi(h, null);
+            } catch (Throwable t) {
+                return new MicronautApi(h, t);
+            }
+        }
+    };
+
+    private final MethodHandle method;
+    private final MethodHandle path;
+    private final MethodHandle header;
+    private final MethodHandle headerAll;
+    private final MethodHandle parameter;
+    private final MethodHandle remoteAddress;
+    private final MethodHandle setAttribute;
+    private final MethodHandle newResponse;
+    private final MethodHandle addHeader;
+    private final MethodHandle body;
+    private final MethodHandle just;
+    private final MethodHandle map;
+    private final MethodHandle newRequestEnd;
+
+    /** The API as the loader of {@code request}'s class sees it; {@link #OTHER_SERVER} if not the Netty server's. */
+    static MicronautApi of(Object request) {
+        return BY_REQUEST_CLASS.get(request.getClass());
+    }
+
+    private MicronautApi(MethodHandle[] h, Throwable problem) {
+        super("Micronaut", NO_PRINCIPAL | QUERY_PARAMETERS_ONLY, problem);
+        method = h[0];
+        path = h[1];
+        header = h[2];
+        headerAll = h[3];
+        parameter = h[4];
+        remoteAddress = h[5];
+        setAttribute = h[6];
+        newResponse = h[7];
+        addHeader = h[8];
+        body = h[9];
+        just = h[10];
+        map = h[11];
+        newRequestEnd = h[12];
+    }
+
+    private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
+        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+        Class<?> request = ErasedHandles.type("io.micronaut.http.HttpRequest", loader);
+        Class<?> headers = ErasedHandles.type("io.micronaut.http.HttpHeaders", loader);
+        Class<?> parameters = ErasedHandles.type("io.micronaut.http.HttpParameters", loader);
+        Class<?> response = ErasedHandles.type("io.micronaut.http.HttpResponse", loader);
+        Class<?> mutable = ErasedHandles.type("io.micronaut.http.MutableHttpResponse", loader);
+        Class<?> flow = ErasedHandles.type("io.micronaut.core.execution.ExecutionFlow", loader);
+        Class<?> referenceCounted = ErasedHandles.type("io.netty.util.ReferenceCounted", loader);
+        MethodType byName = MethodType.methodType(String.class, Object.class, String.class);
+
+        h[0] = lookup.findVirtual(request, "getMethodName", MethodType.methodType(String.class));
+        h[1] = lookup.findVirtual(request, "getPath", MethodType.methodType(String.class));
+        h[2] = MethodHandles.filterArguments(
+                lookup.findVirtual(headers, "get", MethodType.methodType(Object.class, CharSequence.class)), 0,
+                lookup.findVirtual(request, "getHeaders", MethodType.methodType(headers))).asType(byName);
+        h[3] = MethodHandles.filterArguments(
+                lookup.findVirtual(headers, "getAll", MethodType.methodType(List.class, CharSequence.class)), 0,
+                lookup.findVirtual(request, "getHeaders", MethodType.methodType(headers)))
+                .asType(MethodType.methodType(List.class, Object.class, String.class));
+        h[4] = MethodHandles.filterArguments(
+                lookup.findVirtual(parameters, "get", MethodType.methodType(Object.class, CharSequence.class)), 0,
+                lookup.findVirtual(request, "getParameters", MethodType.methodType(parameters))).asType(byName);
+        h[5] = lookup.findVirtual(request, "getRemoteAddress", MethodType.methodType(InetSocketAddress.class));
+        h[6] = lookup.findVirtual(request, "setAttribute", MethodType.methodType(request, CharSequence.class,
+                Object.class)).asType(MethodType.methodType(Object.class, Object.class, String.class, Object.class));
+        h[7] = lookup.findStatic(response, "status", MethodType.methodType(mutable, int.class, String.class));
+        h[8] = lookup.findVirtual(mutable, "header", MethodType.methodType(mutable, CharSequence.class,
+                CharSequence.class)).asType(MethodType.methodType(Object.class, Object.class, String.class,
+                String.class));
+        h[9] = lookup.findVirtual(mutable, "body", MethodType.methodType(mutable, Object.class));
+        h[10] = lookup.findStatic(flow, "just", MethodType.methodType(flow, Object.class));
+        h[11] = lookup.findVirtual(flow, "map", MethodType.methodType(flow, Function.class));
+        // withHeaders: the response a flow yields, made mutable (a no-op for Micronaut's own responses)
+        h[8] = MethodHandles.filterArguments(h[8], 0, lookup.findVirtual(response, "toMutableResponse",
+                MethodType.methodType(mutable)).asType(MethodType.methodType(Object.class, Object.class)));
+        Class<?> proxy = Proxy.newProxyInstance(loader, new Class<?>[] {referenceCounted}, new RequestEnd(null))
+                .getClass();
+        h[12] = lookup.findConstructor(proxy, MethodType.methodType(void.class, InvocationHandler.class));
+        ErasedHandles.eraseAll(h);
+    }
+
+    // ---- the request (Micronaut's NettyHttpRequest)
+
+    @Override
+    public String method(Object request) throws Throwable {
+        return (String) method.invokeExact(request); // Netty's name of a known method: no string is made
+    }
+
+    @Override
+    public String path(Object request) throws Throwable {
+        return RoutedPaths.ruleView((String) path.invokeExact(request));
+    }
+
+    @Override
+    public String header(Object request, String name) throws Throwable {
+        return (String) header.invokeExact(request, name);
+    }
+
+    @Override
+    public String headerLines(Object request, String name) throws Throwable {
+        return HeaderLines.joined((List<?>) headerAll.invokeExact(request, name));
+    }
+
+    /** The first value of the query parameter {@code name} (decoded by Micronaut; the body is never read), or null. */
+    @Override
+    public String parameter(Object request, String name) throws Throwable {
+        return (String) parameter.invokeExact(request, name);
+    }
+
+    /** The channel's remote {@link InetAddress}, or null. */
+    @Override
+    public Object peer(Object request) throws Throwable {
+        InetSocketAddress remote = (InetSocketAddress) remoteAddress.invokeExact(request);
+        return remote == null ? null : remote.getAddress();
+    }
+
+    @Override
+    public String peerText(Object peer) {
+        return ((InetAddress) peer).getHostAddress();
+    }
+
+    // ---- the response (the thread's MicronautExchange until it becomes Micronaut's)
+
+    /** Nothing is written before the route runs. */
+    @Override
+    public boolean committed(Object response) {
+        return false;
+    }
+
+    @Override
+    public void status(Object response, int code) {
+        ((MicronautExchange) response).status = code;
+    }
+
+    @Override
+    public void setHeader(Object response, String name, String value) {
+        ((MicronautExchange) response).header(name, value);
+    }
+
+    /**
+     * {@code ExecutionFlow.just(HttpResponse.status(code, null).header(...).body(body))}: the flow the woven method
+     * returns; Micronaut writes it (its {@code Content-Length} too) without running a filter or the route.
+     */
+    @Override
+    public Object writeRejection(Object response, byte[] body, String contentType) throws Throwable {
+        MicronautExchange exchange = (MicronautExchange) response;
+        if (contentType != null) {
+            exchange.header("Content-Type", contentType);
+        }
+        Object rejection = (Object) newResponse.invokeExact(exchange.status, (String) null);
+        rejection = withHeaders(rejection, exchange.takeHeaders());
+        if (body.length > 0) {
+            rejection = (Object) this.body.invokeExact(rejection, (Object) body);
+        }
+        return (Object) just.invokeExact(rejection);
+    }
+
+    /** The permits go back when Micronaut releases the request: {@link RequestEnd} is one of its attributes. */
+    @Override
+    public void holdUntilEnd(Object request, HttpExchange exchange) throws Throwable {
+        PermitRelease release = new PermitRelease(exchange.permits, this);
+        try {
+            Object end = (Object) newRequestEnd.invokeExact((InvocationHandler) new RequestEnd(release));
+            Object self = (Object) setAttribute.invokeExact(request, PERMITS, end);
+        } catch (Throwable t) {
+            release.release();
+            throw t;
+        }
+    }
+
+    /** {@code response} made mutable with {@code headers} (names and values, alternating) added. */
+    Object withHeaders(Object response, String[] headers) throws Throwable {
+        Object mutable = response;
+        for (int i = 0; i < headers.length; i += 2) {
+            mutable = (Object) addHeader.invokeExact(mutable, headers[i], headers[i + 1]);
+        }
+        return mutable;
+    }
+
+    /** {@code flow.map(then)}. */
+    Object map(Object flow, Function<Object, Object> then) throws Throwable {
+        return (Object) map.invokeExact(flow, (Function) then);
+    }
+}

@@ -1,0 +1,80 @@
+package dev.limiter.agent.micronaut;
+
+import dev.limiter.agent.http.HttpGate;
+import dev.limiter.bootstrap.FlowBridge;
+import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.bootstrap.ReactiveDelegate;
+import dev.limiter.rules.RuleSet;
+
+/**
+ * The Micronaut entry: the woven {@code RequestLifecycle.normalFlow} calls it through {@link FlowBridge} on the
+ * event loop, once per request before any filter or route, and it hands the request to the {@link HttpGate}
+ * through {@link MicronautApi}. A rejection is a flow of the rejection response, returned instead of running the
+ * filters and the route, and Micronaut writes it as any response. Micronaut makes an admitted request's response
+ * later, so its rate-limit headers are kept ({@link FlowBridge#hold}) and added to it when the returned flow
+ * yields it. Its permits hang on the request itself and go back when Micronaut releases it
+ * ({@link MicronautApi#holdUntilEnd}), not when the flow ends: a streamed body is still being written then.
+ */
+public final class MicronautLimiter implements ReactiveDelegate {
+
+    /** Per event-loop thread (anonymous class, not a lambda: nothing to spin on the first request). */
+    private static final ThreadLocal<MicronautExchange> EXCHANGE = new ThreadLocal<>() {
+        @Override
+        protected MicronautExchange initialValue() {
+            return new MicronautExchange();
+        }
+    };
+
+    private final HttpGate gate;
+
+    public MicronautLimiter(HttpGate gate) {
+        this.gate = gate;
+    }
+
+    /** Puts a Micronaut entry over {@code gate} into the bridge: requests are checked from now on. */
+    public static void install(HttpGate gate) {
+        FlowBridge.install(new MicronautLimiter(gate));
+    }
+
+    /** {@code none}: the method has the request alone. */
+    @Override
+    public Object onExchangeStart(Object request, Object none) {
+        RuleSet rules = gate.httpRules();
+        if (rules == null) {
+            return null;
+        }
+        MicronautApi api = MicronautApi.of(request);
+        if (api == MicronautApi.OTHER_SERVER || !gate.supports(api)) {
+            return null;
+        }
+        MicronautExchange exchange = EXCHANGE.get();
+        exchange.clearResponse();
+        Object rejection = gate.check(rules, api, request, exchange, exchange);
+        // status set: a rejection that could not be written, whose headers are not the admitted request's
+        if (rejection == null && exchange.status == 0 && exchange.hasHeaders()) {
+            FlowBridge.hold(new HeadersOnResponse(api, exchange.takeHeaders(), gate.log()));
+        }
+        return rejection;
+    }
+
+    /** Adds the held headers to the response the flow yields. */
+    @Override
+    public Object onExchangeReturn(Object flow, Object token) {
+        HeadersOnResponse headers = (HeadersOnResponse) token;
+        if (flow == null) {
+            return null;
+        }
+        try {
+            return headers.api.map(flow, headers);
+        } catch (Throwable t) {
+            LimiterBridge.countInternalError();
+            gate.log().warn("limiter: could not add the rate-limit headers to a Micronaut response", t);
+            return flow;
+        }
+    }
+
+    /** Nothing to give back: the headers are dropped, the permits go with the request. */
+    @Override
+    public void onExchangeFailed(Object token) {
+    }
+}

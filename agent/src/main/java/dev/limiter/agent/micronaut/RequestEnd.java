@@ -1,0 +1,44 @@
+package dev.limiter.agent.micronaut;
+
+import dev.limiter.agent.http.PermitRelease;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+
+/**
+ * Netty's {@code ReferenceCounted} as a JDK proxy over the permits of one request, set as one of its attributes:
+ * Micronaut releases every reference-counted attribute of a request when it is done with it (its response written,
+ * or discarded because the connection is gone, once the route has answered), exactly where the request ends for
+ * Micronaut, so the permits go back there. A proxy, because the agent cannot implement the application's copy of
+ * the interface with a class of its own; its class is made once per loader ({@link MicronautApi}). Only
+ * {@code refCnt} and {@code release} are called: one count until released, none after.
+ */
+final class RequestEnd implements InvocationHandler {
+
+    private final PermitRelease release;
+
+    RequestEnd(PermitRelease release) {
+        this.release = release;
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) {
+        switch (method.getName()) {
+            case "release": // release() and release(int): the permits go back once, however often asked
+                if (release != null) {
+                    release.release();
+                }
+                return Boolean.TRUE;
+            case "refCnt":
+                return release == null || release.released() ? 0 : 1;
+            case "retain":
+            case "touch":
+                return proxy;
+            case "equals":
+                return proxy == args[0];
+            case "hashCode":
+                return System.identityHashCode(proxy);
+            default:
+                return "limiter permits of a Micronaut request";
+        }
+    }
+}
