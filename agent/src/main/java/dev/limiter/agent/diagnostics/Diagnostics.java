@@ -60,6 +60,17 @@ public final class Diagnostics {
         }
     }
 
+    /**
+     * With {@code limiter.debug}: a class the rules may name loaded while they were parsed and waited
+     * {@code millis} for them ({@code internalName} as the transformer has it).
+     */
+    public static void waitedForRules(String internalName, long millis) {
+        if (DEBUG) {
+            Logger.getLogger("dev.limiter").log(Level.INFO, "limiter: " + internalName.replace('/', '.') + " waited "
+                    + millis + " ms for the rules before it was woven");
+        }
+    }
+
     /** Number of classes woven so far. */
     public static int wovenClasses() {
         return WOVEN.get();
