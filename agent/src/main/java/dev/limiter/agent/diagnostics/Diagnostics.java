@@ -61,9 +61,17 @@ public final class Diagnostics {
     }
 
     /**
-     * With {@code limiter.debug}: a class the rules may name loaded while they were parsed and waited
-     * {@code millis} for them ({@code internalName} as the transformer has it).
+     * With {@code limiter.debug}: a class the rules may name loads while they are parsed, and waits for them
+     * ({@code internalName} as the transformer has it).
      */
+    public static void waitingForRules(String internalName) {
+        if (DEBUG) {
+            Logger.getLogger("dev.limiter").log(Level.INFO, "limiter: " + internalName.replace('/', '.')
+                    + " waits for the rules before it is woven");
+        }
+    }
+
+    /** With {@code limiter.debug}: that class waited {@code millis} for the rules. */
     public static void waitedForRules(String internalName, long millis) {
         if (DEBUG) {
             Logger.getLogger("dev.limiter").log(Level.INFO, "limiter: " + internalName.replace('/', '.') + " waited "

@@ -1,6 +1,5 @@
 package dev.limiter.agent.weave;
 
-import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.method.LimitDeclarations;
 import dev.limiter.rules.RuleSet;
@@ -229,10 +228,7 @@ public final class LimiterTransformer implements ClassFileTransformer {
             if (holder == null && passed != null && passed.awaiting()) {
                 // a class the rules may name waits for them, unless it loads inside our own work on this thread
                 if (passed.mayName(internalName) && busy.get() == null) {
-                    long waited = passed.awaitRules();
-                    if (waited >= 0) {
-                        Diagnostics.waitedForRules(internalName, waited);
-                    }
+                    passed.awaitRules(internalName);
                 }
                 holder = passed.rulesOrRemember(internalName);
             }

@@ -1,5 +1,6 @@
 package dev.limiter.agent.weave;
 
+import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.match.NameGlob;
 import dev.limiter.rules.reload.RuleSetHolder;
@@ -114,14 +115,16 @@ final class RulesAwait {
     }
 
     /**
-     * Waits until the rules are published (or will not come), at most the bound; at once on the thread that
-     * parses them, and once a class has waited the whole bound in vain (a parse that slow would otherwise hold up
-     * every such class in turn). Returns the milliseconds waited, or -1 if it did not wait.
+     * Waits until the rules are published (or will not come), at most the bound, before {@code internalName} is
+     * woven (logged with {@code limiter.debug}). Returns at once on the thread that parses them, and once a class
+     * has waited the whole bound in vain (a parse that slow would otherwise hold up every such class in turn).
+     * Returns the milliseconds waited, or -1 if it did not wait.
      */
-    long awaitRules() {
+    long awaitRules(String internalName) {
         if (waitMillis <= 0 || gaveUp || Thread.currentThread() == loader || published.getCount() == 0) {
             return -1;
         }
+        Diagnostics.waitingForRules(internalName);
         long started = System.nanoTime();
         try {
             if (!published.await(waitMillis, TimeUnit.MILLISECONDS)) {
@@ -130,7 +133,9 @@ final class RulesAwait {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        Diagnostics.waitedForRules(internalName, waited);
+        return waited;
     }
 
     /** The rules are published ({@link LimiterTransformer#namingRules} is set), or will not come: wakes the waiting. */
