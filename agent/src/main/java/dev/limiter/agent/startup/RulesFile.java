@@ -154,14 +154,16 @@ final class RulesFile {
                 continue;
             }
             int start = at;
+            boolean word = true; // Java name characters only: a valid glob that matches one name
             while (at < length && globCharacter(yaml.charAt(at))) {
-                at++;
+                char c = yaml.charAt(at++);
+                word &= c != '.' && c != '*' && c != '?';
             }
             char before = start == 0 ? ' ' : yaml.charAt(start - 1);
             char after = at == length ? ' ' : yaml.charAt(at);
             if (startsScalar(before) && endsScalar(after) && !key(yaml, at) && !valueOfAnotherKey(yaml, start)) {
                 String run = yaml.substring(start, at);
-                if (NameGlob.problem(run) == null) {
+                if (word || NameGlob.problem(run) == null) {
                     globs.add(run);
                 }
             }

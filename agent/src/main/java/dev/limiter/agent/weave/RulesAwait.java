@@ -77,11 +77,10 @@ final class RulesAwait {
         List<NameGlob> wild = new ArrayList<>();
         if (classGlobs != null) {
             for (String text : classGlobs) {
-                NameGlob glob = NameGlob.compile(text);
-                if (glob.isExact()) {
-                    exactNames.add(glob.internalPrefix());
+                if (text.indexOf('*') < 0 && text.indexOf('?') < 0) {
+                    exactNames.add(text.replace('.', '/')); // as NameGlob.internalPrefix of an exact glob
                 } else {
-                    wild.add(glob);
+                    wild.add(NameGlob.compile(text));
                 }
             }
         }
