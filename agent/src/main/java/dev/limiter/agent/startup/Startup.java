@@ -63,7 +63,9 @@ import java.util.logging.Logger;
  *
  * <p>Why each place: no JMX in premain (an early platform MBean server breaks some servers, e.g. WildFly); JUL is
  * set up first, before any other thread of ours can ask for it (a LogManager initialising on the application's
- * thread while ours waits on it is how agents deadlock); no lambdas on the start-up path (each spins classes).
+ * thread while ours waits on it is how agents deadlock), with the LogManager a framework's launcher would name
+ * in its main named first ({@link FrameworkLogManager}: Quarkus); no lambdas on the start-up path (each spins
+ * classes).
  */
 public final class Startup {
 
@@ -99,6 +101,8 @@ public final class Startup {
      * loaded already and need retransforming.
      */
     public static void run(String rawArgs, Instrumentation inst, boolean attached) {
+        // before the first use of JUL below: the LogManager a framework's main installs (Quarkus) is the JVM's one
+        FrameworkLogManager.adopt();
         new Startup(inst, attached).start(rawArgs);
     }
 
