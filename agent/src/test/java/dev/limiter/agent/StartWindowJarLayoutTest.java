@@ -101,11 +101,9 @@ class StartWindowJarLayoutTest {
 
     @Test
     void aMethodRuleRejectsFromTheProgramsFirstCall() throws Exception {
+        // whether the program's class loads before the parse ends or after depends on the machine: exact either way
         Run run = run(methodRule(REJECT), "", "work", 5);
         assertThat(run.outcomes()).as(run.err()).isEqualTo("OK REJ REJ REJ REJ");
-        // the program's class waited for the rules at its load; the other class of its package did not
-        assertThat(run.err()).contains("limiter: startwindow.EarlyCalls waited ")
-                .doesNotContain("startwindow.Unnamed waited");
     }
 
     @Test
@@ -123,6 +121,8 @@ class StartWindowJarLayoutTest {
         Matcher waited = Pattern.compile("startwindow.EarlyCalls waited (\\d+) ms").matcher(reject.err());
         assertThat(waited.find()).as(reject.err()).isTrue();
         assertThat(Long.parseLong(waited.group(1))).as("the class waited for the slow parse").isGreaterThan(1_000);
+        // the other class of its package, loaded during the parse too, is named by no rule: it did not wait
+        assertThat(reject.err()).doesNotContain("startwindow.Unnamed wait");
 
         Run paced = run(methodRule(WAIT), ",strategies=" + strategies, "work", 11);
         assertThat(paced.outcomes()).isEqualTo("OK OK OK OK OK OK OK OK OK OK OK");
