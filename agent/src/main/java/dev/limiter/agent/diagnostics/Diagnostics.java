@@ -60,6 +60,25 @@ public final class Diagnostics {
         }
     }
 
+    /**
+     * With {@code limiter.debug}: a class the rules may name loads while they are parsed, and waits for them
+     * ({@code internalName} as the transformer has it).
+     */
+    public static void waitingForRules(String internalName) {
+        if (DEBUG) {
+            Logger.getLogger("dev.limiter").log(Level.INFO, "limiter: " + internalName.replace('/', '.')
+                    + " waits for the rules before it is woven");
+        }
+    }
+
+    /** With {@code limiter.debug}: that class waited {@code millis} for the rules. */
+    public static void waitedForRules(String internalName, long millis) {
+        if (DEBUG) {
+            Logger.getLogger("dev.limiter").log(Level.INFO, "limiter: " + internalName.replace('/', '.') + " waited "
+                    + millis + " ms for the rules before it was woven");
+        }
+    }
+
     /** Number of classes woven so far. */
     public static int wovenClasses() {
         return WOVEN.get();

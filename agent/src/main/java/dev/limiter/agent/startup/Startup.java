@@ -35,9 +35,11 @@ import java.util.logging.Logger;
  * <pre>
  *  premain, on the application's main thread:
  *   1 ARGS        parse the agent arguments (bad ones: logged, the application runs unprotected)
- *   2 READ        read the rules file once; its bytes decide whether the parse may run in the background
+ *   2 READ        read the rules file once; its bytes decide whether the parse may run in the background, and
+ *                 which classes its rules may name (a pre-scan of its class globs)
  *   3 GATE        a request or woven-method call that comes before the rules waits for them ({@link StartupGate})
- *   4 WEAVE       install the transformer: servlets, filters and mappers are woven from now on
+ *   4 WEAVE       install the transformer: servlets, filters, mappers and @Limit methods are woven from now
+ *                 on; a class the pre-scan says the rules may name waits for them at its load
  *  then on the limiter-rules daemon thread, so the application's start-up and ours overlap:
  *   5 PARSE       register custom strategy jars, parse the rules (Redis-backed where they say so), banner
  *   6 LIMIT       the servlet and method limiters go into the bridge; the transformer learns the rules
@@ -51,13 +53,18 @@ import java.util.logging.Logger;
  *
  * {@code strict=true}, and a late attach with rules that may name classes ({@code method:}, {@code jaxrs:}), run
  * 5 and 6 in premain before 4 (strict must stop the JVM before the application runs; a late attach weaves the
- * loaded classes the rules name at installation), then 8; there is no gate and no warm-up. Otherwise classes a
- * rule names that load before the parse ends are remembered and woven after it. Invalid rules do not stop the
- * application (it starts unprotected and the watcher picks up the fixed file) unless {@code strict=true}.
+ * loaded classes the rules name at installation), then 8; there is no gate and no warm-up. Otherwise a class
+ * that the file's class globs match and that loads before the parse ends waits for the rules and is woven under
+ * them (so a {@code method:} rule on the main class holds from the first call); the classes the rules name that
+ * loaded on the rules thread itself, or waited longer than the gate's bound, are remembered and woven after the
+ * parse. Invalid rules do not stop the application (it starts unprotected and the watcher picks up the fixed
+ * file) unless {@code strict=true}.
  *
  * <p>Why each place: no JMX in premain (an early platform MBean server breaks some servers, e.g. WildFly); JUL is
  * set up first, before any other thread of ours can ask for it (a LogManager initialising on the application's
- * thread while ours waits on it is how agents deadlock); no lambdas on the start-up path (each spins classes).
+ * thread while ours waits on it is how agents deadlock), with the LogManager a framework's launcher would name
+ * in its main named first ({@link FrameworkLogManager}: Quarkus); no lambdas on the start-up path (each spins
+ * classes).
  */
 public final class Startup {
 
@@ -93,6 +100,8 @@ public final class Startup {
      * loaded already and need retransforming.
      */
     public static void run(String rawArgs, Instrumentation inst, boolean attached) {
+        // before the first use of JUL below: the LogManager a framework's main installs (Quarkus) is the JVM's one
+        FrameworkLogManager.adopt();
         new Startup(inst, attached).start(rawArgs);
     }
 
@@ -107,7 +116,7 @@ public final class Startup {
             RuleSetHolder holder = parse();
             long parsed = System.nanoTime();
             limit(holder, null);
-            weave(holder, true, false);
+            weave(holder, true, null);
             long woven = System.nanoTime();
             Diagnostics.startupTimes((parsed - started) / 1_000_000, (woven - parsed) / 1_000_000,
                     (woven - started) / 1_000_000);
@@ -116,12 +125,12 @@ public final class Startup {
         }
         StartupGate gate = new StartupGate();
         gate.install();
-        long weaving = System.nanoTime();
-        weave(null, attached, file.mayNameClasses());
-        long woven = System.nanoTime();
-        Diagnostics.startupTimes(-1, (woven - weaving) / 1_000_000, (woven - started) / 1_000_000);
         Thread rules = new Thread(new RulesThread(this, gate), "limiter-rules");
         gate.loadedBy(rules);
+        long weaving = System.nanoTime();
+        weave(null, attached, file.mayNameClasses() ? rules : null);
+        long woven = System.nanoTime();
+        Diagnostics.startupTimes(-1, (woven - weaving) / 1_000_000, (woven - started) / 1_000_000);
         rules.setDaemon(true);
         // the thread's loader is the agent's (it runs agent code); the application's never leaks into it
         rules.setContextClassLoader(Startup.class.getClassLoader());
@@ -142,15 +151,17 @@ public final class Startup {
 
     /**
      * Phase 4: installs the transformer, knowing the rules that name classes if they are parsed already (else,
-     * if {@code rulesMayNameClasses}, remembering what it passes over until they are); loaded classes are
-     * examined only if {@code loadedMayMatch} (a late attach, or rules parsed already).
+     * if {@code rulesThread} will parse rules that may name classes, remembering what it passes over until they
+     * are, and making a class the file's class globs match wait for them at its load, as long as a request waits
+     * at the gate); loaded classes are examined only if {@code loadedMayMatch} (a late attach, or rules parsed
+     * already).
      */
-    private void weave(RuleSetHolder holder, boolean loadedMayMatch, boolean rulesMayNameClasses) {
+    private void weave(RuleSetHolder holder, boolean loadedMayMatch, Thread rulesThread) {
         transformer = LimiterTransformer.create(errors, Diagnostics.WOVEN_LISTENER);
         if (holder != null) {
             transformer.rulesLoaded(holder);
-        } else if (rulesMayNameClasses) {
-            transformer.awaitRules();
+        } else if (rulesThread != null) {
+            transformer.awaitRules(file.classGlobs(), rulesThread, StartupGate.WAIT_MILLIS);
         }
         transformer.installOn(inst, loadedMayMatch);
     }
@@ -278,6 +289,7 @@ public final class Startup {
             } catch (Throwable t) {
                 startup.log.log(Level.SEVERE, "limiter: cannot load the rules; the application runs unprotected", t);
                 gate.failed(); // waiting requests and calls go on (unchecked) at once
+                startup.transformer.rulesFailed(); // and so do classes waiting to be woven
                 return;
             }
             startup.run(holder);

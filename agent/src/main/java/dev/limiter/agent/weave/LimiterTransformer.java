@@ -99,10 +99,29 @@ public final class LimiterTransformer implements ClassFileTransformer {
 
     /**
      * Before {@link #installOn}, for rules that may name classes but are parsed after installation: the classes
-     * passed over until {@link #rulesLoadedLate} are remembered, to be woven then if the rules name them.
+     * passed over until {@link #rulesLoadedLate} are remembered, to be woven then if the rules name them. No class
+     * waits for the rules (tests).
      */
     public void awaitRules() {
         await = new RulesAwait(this);
+    }
+
+    /**
+     * {@link #awaitRules()}, and a class that one of {@code classGlobs} matches (any class if null) waits for the
+     * rules at its load, at most {@code waitMillis}, unless {@code rulesThread} loads it; it is then woven under
+     * the rules, so the methods they name are limited from their first call.
+     */
+    public void awaitRules(String[] classGlobs, Thread rulesThread, long waitMillis) {
+        await = new RulesAwait(this, classGlobs, rulesThread, waitMillis);
+    }
+
+    /** The rules will not come (the parse failed): classes waiting for them go on at once, none is remembered. */
+    public void rulesFailed() {
+        RulesAwait passed = await;
+        await = null;
+        if (passed != null) {
+            passed.released();
+        }
     }
 
     /**
@@ -116,6 +135,7 @@ public final class LimiterTransformer implements ClassFileTransformer {
         if (passed == null) {
             return 0;
         }
+        passed.released(); // the classes waiting for the rules are woven under them now
         Set<String> named = passed.namedBy(holder.current());
         await = null;
         try {
@@ -206,6 +226,10 @@ public final class LimiterTransformer implements ClassFileTransformer {
             RuleSetHolder holder = namingRules;
             RulesAwait passed = await;
             if (holder == null && passed != null && passed.awaiting()) {
+                // a class the rules may name waits for them, unless it loads inside our own work on this thread
+                if (passed.mayName(internalName) && busy.get() == null) {
+                    passed.awaitRules(internalName);
+                }
                 holder = passed.rulesOrRemember(internalName);
             }
             if (holder != null) {

@@ -18,11 +18,13 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import methodtest.BeforeRulesService;
 import net.bytebuddy.agent.ByteBuddyAgent;
@@ -35,8 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The rules are parsed after the transformer is installed (premain does not wait for them): a class a rule names
- * that loads meanwhile is woven once the rules are in, and none is missed however class loading and the
- * publication of the rules interleave. Real transformer, real retransformation (Byte Buddy self-attach).
+ * that loads meanwhile waits for them at its load if the file's class globs match it (and is then limited from
+ * its first call), or is woven once the rules are in (loaded by the rules thread, or after waiting in vain), and
+ * none is missed however class loading and the publication of the rules interleave. Real transformer, real
+ * retransformation (Byte Buddy self-attach).
  */
 class RulesAwaitWeavingTest {
 
@@ -98,6 +102,131 @@ class RulesAwaitWeavingTest {
         assertThat(service.apply("c")).isEqualTo("before-rules c");
         assertThatThrownBy(() -> service.apply("d")).isInstanceOf(RateLimitExceededException.class)
                 .hasMessageContaining("rule before-rules");
+    }
+
+    private static final String EARLY_RULES = """
+            version: 1
+            rules:
+              - id: early
+                match: { method: { class: 'earlytest.*', method: apply } }
+                limit: 1
+                window: 1h
+            """;
+
+    private LimiterTransformer installAwaiting(String[] classGlobs, Thread rulesThread, long waitMillis) {
+        transformer = LimiterTransformer.create(log, woven::add);
+        transformer.awaitRules(classGlobs, rulesThread, waitMillis);
+        return transformer.installOn(inst, false);
+    }
+
+    /**
+     * Loads {@code className} (of the test class path) on a new thread and calls its {@code apply} three times:
+     * "OK" or "REJ" per call; the future completes when the calls are done.
+     */
+    private static CompletableFuture<String> loadAndCallOnItsOwnThread(String className) {
+        CompletableFuture<String> calls = new CompletableFuture<>();
+        Thread app = new Thread(() -> {
+            try {
+                calls.complete(callThrice(className));
+            } catch (Throwable t) {
+                calls.completeExceptionally(t);
+            }
+        }, "application");
+        app.setDaemon(true);
+        app.start();
+        return calls;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String callThrice(String className) throws Exception {
+        Function<String, String> service = (Function<String, String>) Class.forName(className)
+                .getDeclaredConstructor().newInstance();
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < 3; i++) {
+            try {
+                service.apply("x");
+                out.append(i == 0 ? "OK" : " OK");
+            } catch (RateLimitExceededException e) {
+                out.append(i == 0 ? "REJ" : " REJ");
+            }
+        }
+        return out.toString();
+    }
+
+    /** The rules published as the rules thread does: the method limiter in the bridge, then the transformer told. */
+    private int publish(RuleSetHolder holder) {
+        LimiterBridge.installMethods(new MethodLimiter(holder, log, ServletKeys.INSTANCE));
+        return transformer.rulesLoadedLate(holder, inst);
+    }
+
+    @Test
+    void aClassTheFileMayNameWaitsForTheRulesAtItsLoadAndIsLimitedFromItsFirstCall() throws Exception {
+        installAwaiting(new String[] {"earlytest.*"}, null, 10_000);
+        CompletableFuture<String> calls = loadAndCallOnItsOwnThread("earlytest.NamedAtLoad");
+        Thread.sleep(300);
+        assertThat(calls).as("the class waits for the rules at its load").isNotDone();
+        assertThat(woven).doesNotContain("earlytest.NamedAtLoad");
+
+        assertThat(publish(rules(EARLY_RULES))).as("nothing to re-weave: it was not defined yet").isZero();
+
+        assertThat(calls.get(10, TimeUnit.SECONDS)).isEqualTo("OK REJ REJ");
+        assertThat(woven).contains("earlytest.NamedAtLoad");
+    }
+
+    @Test
+    void aClassNoGlobOfTheFileMatchesLoadsAtOnce() throws Exception {
+        installAwaiting(new String[] {"earlytest.Named*", "earlytest.Other"}, null, 10_000);
+        CompletableFuture<String> calls = loadAndCallOnItsOwnThread("earlytest.NotNamed");
+        assertThat(calls.get(5, TimeUnit.SECONDS)).as("no rules yet: not limited").isEqualTo("OK OK OK");
+        assertThat(woven).doesNotContain("earlytest.NotNamed");
+    }
+
+    @Test
+    void aClassTheRulesThreadLoadsDoesNotWaitAndIsWovenAfterTheParse() throws Exception {
+        CompletableFuture<String> calls = new CompletableFuture<>();
+        Thread rulesThread = new Thread(() -> {
+            try {
+                calls.complete(callThrice("earlytest.LoadedByRulesThread"));
+            } catch (Throwable t) {
+                calls.completeExceptionally(t);
+            }
+        }, "limiter-rules");
+        installAwaiting(new String[] {"earlytest.*"}, rulesThread, 10_000);
+        rulesThread.start();
+        assertThat(calls.get(5, TimeUnit.SECONDS)).isEqualTo("OK OK OK");
+
+        assertThat(publish(rules(EARLY_RULES))).as("remembered, re-woven").isEqualTo(1);
+        assertThat(woven).contains("earlytest.LoadedByRulesThread");
+    }
+
+    @Test
+    void aClassWaitsForTheRulesNoLongerThanTheBoundAndIsWovenOnceTheyCome() throws Exception {
+        installAwaiting(new String[] {"earlytest.*"}, null, 1_500);
+        long started = System.nanoTime();
+        CompletableFuture<String> calls = loadAndCallOnItsOwnThread("earlytest.WaitsInVain");
+        assertThat(calls.get(5, TimeUnit.SECONDS)).isEqualTo("OK OK OK");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isGreaterThanOrEqualTo(1_500);
+        // one class waited in vain: the next ones load at once (each would wait as long again)
+        long next = System.nanoTime();
+        assertThat(loadAndCallOnItsOwnThread("earlytest.AfterGivingUp").get(5, TimeUnit.SECONDS))
+                .isEqualTo("OK OK OK");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - next)).isLessThan(1_000);
+
+        assertThat(publish(rules(EARLY_RULES))).as("remembered, re-woven").isEqualTo(2);
+        assertThat(woven).contains("earlytest.WaitsInVain", "earlytest.AfterGivingUp");
+    }
+
+    @Test
+    void aFailedParseLetsAWaitingClassLoadAtOnce() throws Exception {
+        installAwaiting(new String[] {"earlytest.*"}, null, 10_000);
+        CompletableFuture<String> calls = loadAndCallOnItsOwnThread("earlytest.ParseFails");
+        Thread.sleep(300);
+        assertThat(calls).isNotDone();
+        long failed = System.nanoTime();
+        transformer.rulesFailed();
+        assertThat(calls.get(5, TimeUnit.SECONDS)).isEqualTo("OK OK OK");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - failed)).isLessThan(5_000);
+        assertThat(woven).doesNotContain("earlytest.ParseFails");
     }
 
     @Test

@@ -31,16 +31,30 @@ import org.junit.jupiter.api.Test;
  */
 class QuarkusHttpLimiterTest extends AbstractReactiveHttpLimiterTest {
 
-    private static final String JBOSS_LOG_MANAGER = "-Djava.util.logging.manager=org.jboss.logmanager.LogManager";
-
     @Override
     protected TestApp app() {
         return TestApp.QUARKUS_REST;
     }
 
+    /**
+     * Started as deployed, without {@code -Djava.util.logging.manager} on the command line (QuarkusRestLimiterTest
+     * passes it): the agent names Quarkus' LogManager itself before it first logs.
+     */
     @Override
     protected List<String> jvmOptions() {
-        return List.of(JBOSS_LOG_MANAGER);
+        return List.of();
+    }
+
+    @Test
+    void withoutTheLogManagerOnTheCommandLineTheAgentCausesNoLoggingErrorOrWarning() {
+        String banner = server.awaitOutput("limiter \\S+ started: rules", TIMEOUT);
+        String output = server.output();
+        assertThat(output).doesNotContain("The LogManager accessed before");
+        // the banner went through Quarkus' logging (its format): JBoss' LogManager is the JVM's
+        assertThat(output).containsPattern("INFO\\s+\\[dev\\.limiter\\] \\([^)]+\\) limiter \\S+ started");
+        // up to the banner: the agent's start-up (later scenarios log warnings of their own on purpose)
+        String startup = output.substring(0, output.indexOf(banner) + banner.length());
+        assertThat(startup).doesNotContainPattern("(?m)^.*(ERROR|WARN|SEVERE).*(dev\\.limiter|limiter:).*$");
     }
 
     /** An {@code on-limit: wait} rule, a path for spellings of it, a POST path, one path under both kinds of rule. */

@@ -1,0 +1,12 @@
+package earlytest;
+
+import java.util.function.Function;
+
+/** Loaded by one test of RulesAwaitWeavingTest while the rules are being parsed (each class by one test only). */
+public class NotNamed implements Function<String, String> {
+
+    @Override
+    public String apply(String argument) {
+        return "NotNamed " + argument;
+    }
+}
