@@ -155,7 +155,7 @@ class RulesAwaitWeavingTest {
 
     /** The rules published as the rules thread does: the method limiter in the bridge, then the transformer told. */
     private int publish(RuleSetHolder holder) {
-        LimiterBridge.installMethods(new MethodLimiter(holder, log, ServletKeys.INSTANCE));
+        LimiterBridge.installMethods(new MethodLimiter(holder, log, new RequestViews(ServletLimiter.requestLookup())));
         return transformer.rulesLoadedLate(holder, inst);
     }
 
