@@ -11,6 +11,7 @@ import dev.limiter.it.harness.ForkedServer;
 import dev.limiter.it.harness.RulesFile;
 import dev.limiter.it.harness.ServerLogs;
 import dev.limiter.it.harness.TestApp;
+import dev.limiter.it.harness.WindowGuard;
 import io.grpc.Status;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -47,6 +49,12 @@ class GrpcLimiterTest {
     private GrpcClient client;
     private String jmxMarker;
     private AttachedJmx jmx;
+
+    /** The scenarios count exactly on fixed one-hour windows: none may straddle the hour. */
+    @BeforeEach
+    void roomInTheWindow() {
+        WindowGuard.awaitRoomInWindow(Duration.ofHours(1), Duration.ofSeconds(30));
+    }
 
     @BeforeAll
     void startServer() {
