@@ -19,14 +19,12 @@ import net.bytebuddy.jar.asm.Opcodes;
  * The catch-all is appended to the exception table after the method's own entries, so the method's handlers
  * keep precedence; its ranges leave out the exit calls before each return, so a failing exit is never run
  * twice. The exit call at a return takes its arguments on top of whatever the return leaves on the operand
- * stack (its value) and leaves the stack as it was. Frames name the arguments only ({@link ArgumentFrame}), plus
- * what a subclass adds; none are written for class files older than Java 6, which have none.
+ * stack (its value) and leaves the stack as it was. The guarded enter is {@link EnterAdvice}'s. Frames name the
+ * arguments only ({@link ArgumentFrame}), plus what a subclass adds; none are written for class files older than
+ * Java 6, which have none.
  */
-abstract class ExitOnEveryPathAdvice extends MethodVisitor {
+abstract class ExitOnEveryPathAdvice extends EnterAdvice {
 
-    static final String THROWABLE = "java/lang/Throwable";
-
-    final ArgumentFrame arguments;
     private final String bridge;
     private final String exitMethod;
     private final int enterStack;
@@ -46,31 +44,20 @@ abstract class ExitOnEveryPathAdvice extends MethodVisitor {
     /** @param arguments the frame of the method's receiver and arguments */
     ExitOnEveryPathAdvice(MethodVisitor target, ArgumentFrame arguments, String bridge, String exitMethod,
             int enterStack) {
-        super(Opcodes.ASM9, target);
-        this.arguments = arguments;
+        this(target, arguments, null, bridge, exitMethod, enterStack);
+    }
+
+    /** @param answerType the method's return type when the enter answers with an object ({@link EnterAdvice}) */
+    ExitOnEveryPathAdvice(MethodVisitor target, ArgumentFrame arguments, String answerType, String bridge,
+            String exitMethod, int enterStack) {
+        super(target, arguments, answerType);
         this.bridge = bridge;
         this.exitMethod = exitMethod;
         this.enterStack = enterStack;
     }
 
-    /** Emits the enter call, leaving nothing on the stack but what {@link #afterEnter} consumes. */
-    abstract void enter();
-
-    /** Emits what follows a successful enter: at least a jump to {@code body}. */
-    abstract void afterEnter(Label body);
-
     /** Emits code placed after the body and before the catch-all (a skipped body's way out); none by default. */
     void afterBody() {
-    }
-
-    /** Emits what follows a failed enter, once the frame is written: drops the failure from the stack. */
-    void enterFailed() {
-        mv.visitInsn(Opcodes.POP);
-    }
-
-    /** The frame where the body starts: the arguments, and what the enter added. */
-    ArgumentFrame bodyFrame() {
-        return arguments;
     }
 
     /** The frame of the catch-all around the body (with the throwable on the stack). */
@@ -88,31 +75,20 @@ abstract class ExitOnEveryPathAdvice extends MethodVisitor {
         return 0;
     }
 
+    /** True if {@link #exit} runs before a return instruction {@code opcode}: every return by default. */
+    boolean exitsAt(int opcode) {
+        return opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN;
+    }
+
     @Override
     public void visitCode() {
         super.visitCode();
-        Label enterStart = new Label();
-        Label enterEnd = new Label();
-        Label enterFailed = new Label();
-        Label body = new Label();
-        mv.visitTryCatchBlock(enterStart, enterEnd, enterFailed, THROWABLE);
-        mv.visitLabel(enterStart);
-        enter();
-        mv.visitLabel(enterEnd);
-        afterEnter(body);
-        mv.visitLabel(enterFailed);
-        arguments.visit(mv, THROWABLE);
-        enterFailed();
-        mv.visitLabel(body);
-        bodyFrame().visit(mv, null);
-        // the body's own first instruction may carry a frame too: two frames cannot share an offset
-        mv.visitInsn(Opcodes.NOP);
         covered.add(body);
     }
 
     @Override
     public void visitInsn(int opcode) {
-        if (opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN) {
+        if (exitsAt(opcode)) {
             Label exitStart = new Label();
             Label exitEnd = new Label();
             mv.visitLabel(exitStart);
@@ -132,7 +108,7 @@ abstract class ExitOnEveryPathAdvice extends MethodVisitor {
         afterBody();
         mv.visitLabel(handler);
         handlerFrame().visit(mv, THROWABLE);
-        exit();
+        thrownExit();
         mv.visitInsn(Opcodes.ATHROW);
         for (int i = 0; i < covered.size(); i += 2) {
             mv.visitTryCatchBlock(covered.get(i), covered.get(i + 1), handler, null);
@@ -145,5 +121,10 @@ abstract class ExitOnEveryPathAdvice extends MethodVisitor {
     /** Emits the exit call: the bridge's {@code ()V} exit method unless a subclass passes more. */
     void exit() {
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, bridge, exitMethod, "()V", false);
+    }
+
+    /** Emits the catch-all's call, the throwable below it on the stack: {@link #exit} unless a subclass differs. */
+    void thrownExit() {
+        exit();
     }
 }

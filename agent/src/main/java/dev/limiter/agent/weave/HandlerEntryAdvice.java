@@ -18,22 +18,16 @@ import net.bytebuddy.jar.asm.Type;
  *   catch (any t) { HandlerBridge.exit(token); throw t; }
  * </pre>
  *
- * The token (what an admitted request holds, or null) lives in a new local after the method's own, as
- * {@link MethodSiteAdvice}'s does, so nothing is kept per thread and a nested call keeps its own; every frame of
- * the body is given it, the catch-all's frame holds it alone. The frame is {@link ExitOnEveryPathAdvice}'s. The
+ * The token (what an admitted request holds, or null) lives in a new local, as {@link TokenExitAdvice} keeps it. The
  * bridge class is the target's ({@link #BRIDGE} by default): any with the same static methods and constant.
  */
-final class HandlerEntryAdvice extends ExitOnEveryPathAdvice {
+final class HandlerEntryAdvice extends TokenExitAdvice {
 
     static final String BRIDGE = "dev/limiter/bootstrap/HandlerBridge";
-    private static final String OBJECT = "java/lang/Object";
 
     private final String bridge;
     private final int requestSlot;
     private final int responseSlot;
-    private final int token;
-    private final ArgumentFrame bodyFrame;
-    private final ArgumentFrame handlerFrame;
 
     /**
      * @param maxLocals the method's own local slots: the token goes in the next one
@@ -47,7 +41,7 @@ final class HandlerEntryAdvice extends ExitOnEveryPathAdvice {
 
     private HandlerEntryAdvice(MethodVisitor target, ArgumentFrame arguments, String descriptor, int maxLocals,
             String bridge) {
-        super(target, arguments, bridge, "exit", 2);
+        super(target, arguments, bridge, "exit", 2, maxLocals);
         this.bridge = bridge;
         Type[] parameters = Type.getArgumentTypes(descriptor);
         int slot = 1; // the receiver
@@ -56,9 +50,6 @@ final class HandlerEntryAdvice extends ExitOnEveryPathAdvice {
         }
         this.requestSlot = slot;
         this.responseSlot = slot + 1;
-        this.token = maxLocals;
-        this.bodyFrame = arguments.withLocal(token, OBJECT);
-        this.handlerFrame = arguments.onlyLocal(token, OBJECT);
     }
 
     @Override
@@ -79,14 +70,6 @@ final class HandlerEntryAdvice extends ExitOnEveryPathAdvice {
         mv.visitInsn(Opcodes.RETURN);
     }
 
-    /** A failed enter runs the body as if nothing was woven: no token. */
-    @Override
-    void enterFailed() {
-        super.enterFailed();
-        mv.visitInsn(Opcodes.ACONST_NULL);
-        mv.visitVarInsn(Opcodes.ASTORE, token);
-    }
-
     @Override
     void exit() {
         mv.visitVarInsn(Opcodes.ALOAD, token);
@@ -94,29 +77,7 @@ final class HandlerEntryAdvice extends ExitOnEveryPathAdvice {
     }
 
     @Override
-    ArgumentFrame bodyFrame() {
-        return bodyFrame;
-    }
-
-    @Override
-    ArgumentFrame handlerFrame() {
-        return handlerFrame;
-    }
-
-    @Override
     int exitStack() {
         return 1;
-    }
-
-    @Override
-    int addedLocals() {
-        return 1;
-    }
-
-    /** The body's own frames (read expanded) gain the token, so an exit after any of them can read it. */
-    @Override
-    public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
-        Object[] locals = ArgumentFrame.withLocal(local == null ? new Object[0] : local, numLocal, token, OBJECT);
-        super.visitFrame(type, locals.length, locals, numStack, stack);
     }
 }

@@ -20,20 +20,15 @@ import net.bytebuddy.jar.asm.Type;
  * {@code SITE} is the site's int id, {@code KEY} the key argument (boxed if primitive) or null, {@code COST} the
  * cost argument read as a {@code long} (an integer widened, an array or collection through
  * {@code LimiterBridge.sizeOf}) or 1. The token lives in a new local after the method's own
- * ({@code maxLocals}), which every frame of the body is given, so the exits can read it wherever they are; the
- * catch-all's frame holds the token alone. The frame is {@link ExitOnEveryPathAdvice}'s.
+ * ({@code maxLocals}), as {@link TokenExitAdvice} keeps it.
  */
-final class MethodSiteAdvice extends ExitOnEveryPathAdvice {
+final class MethodSiteAdvice extends TokenExitAdvice {
 
     private static final String BRIDGE = "dev/limiter/bootstrap/LimiterBridge";
-    private static final String OBJECT = "java/lang/Object";
 
     private final SiteToWeave site;
     private final Type[] parameters;
     private final int firstParameterSlot;
-    private final int token;
-    private final ArgumentFrame bodyFrame;
-    private final ArgumentFrame handlerFrame;
 
     /**
      * @param maxLocals the method's own local slots: the token goes in the next one
@@ -47,13 +42,10 @@ final class MethodSiteAdvice extends ExitOnEveryPathAdvice {
     private MethodSiteAdvice(MethodVisitor target, ArgumentFrame arguments, int access, String descriptor,
             SiteToWeave site, int maxLocals) {
         // enter: the site (1 slot), the key (1; 2 while a long or double is loaded), the cost (a long: 2)
-        super(target, arguments, BRIDGE, "methodExit", 4);
+        super(target, arguments, BRIDGE, "methodExit", 4, maxLocals);
         this.site = site;
         this.parameters = Type.getArgumentTypes(descriptor);
         this.firstParameterSlot = (access & Opcodes.ACC_STATIC) != 0 ? 0 : 1;
-        this.token = maxLocals;
-        this.bodyFrame = arguments.withLocal(token, OBJECT);
-        this.handlerFrame = arguments.onlyLocal(token, OBJECT);
     }
 
     @Override
@@ -86,14 +78,6 @@ final class MethodSiteAdvice extends ExitOnEveryPathAdvice {
         mv.visitInsn(Opcodes.ATHROW);
     }
 
-    /** A failed enter runs the body as if nothing was woven: no token. */
-    @Override
-    void enterFailed() {
-        super.enterFailed();
-        mv.visitInsn(Opcodes.ACONST_NULL);
-        mv.visitVarInsn(Opcodes.ASTORE, token);
-    }
-
     @Override
     void exit() {
         mv.visitLdcInsn(site.siteId());
@@ -102,30 +86,8 @@ final class MethodSiteAdvice extends ExitOnEveryPathAdvice {
     }
 
     @Override
-    ArgumentFrame bodyFrame() {
-        return bodyFrame;
-    }
-
-    @Override
-    ArgumentFrame handlerFrame() {
-        return handlerFrame;
-    }
-
-    @Override
     int exitStack() {
         return 2;
-    }
-
-    @Override
-    int addedLocals() {
-        return 1;
-    }
-
-    /** The body's own frames (read expanded) gain the token, so an exit after any of them can read it. */
-    @Override
-    public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
-        Object[] locals = ArgumentFrame.withLocal(local == null ? new Object[0] : local, numLocal, token, OBJECT);
-        super.visitFrame(type, locals.length, locals, numStack, stack);
     }
 
     private int slotOf(int parameter) {

@@ -17,39 +17,24 @@ import net.bytebuddy.jar.asm.Opcodes;
  * Nothing runs at the method's exit: a request ends long after routing starts, so what it holds is released by
  * an end handler the agent registers on the context. The frames are {@link ArgumentFrame}'s.
  */
-final class RoutingEntryAdvice extends MethodVisitor {
+final class RoutingEntryAdvice extends EnterAdvice {
 
     static final String BRIDGE = "dev/limiter/bootstrap/RoutingBridge";
-    private static final String THROWABLE = "java/lang/Throwable";
-
-    private final ArgumentFrame arguments;
 
     RoutingEntryAdvice(MethodVisitor target, String owner, String descriptor, boolean frames) {
-        super(Opcodes.ASM9, target);
-        this.arguments = new ArgumentFrame(owner, descriptor, frames);
+        super(target, new ArgumentFrame(owner, descriptor, frames));
     }
 
     @Override
-    public void visitCode() {
-        super.visitCode();
-        Label enterStart = new Label();
-        Label enterEnd = new Label();
-        Label enterFailed = new Label();
-        Label body = new Label();
-        mv.visitTryCatchBlock(enterStart, enterEnd, enterFailed, THROWABLE);
-        mv.visitLabel(enterStart);
+    void enter() {
         mv.visitVarInsn(Opcodes.ALOAD, 0);
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "enter", "(Ljava/lang/Object;)Z", false);
-        mv.visitLabel(enterEnd);
+    }
+
+    @Override
+    void afterEnter(Label body) {
         mv.visitJumpInsn(Opcodes.IFEQ, body);
         mv.visitInsn(Opcodes.RETURN);
-        mv.visitLabel(enterFailed);
-        arguments.visit(mv, THROWABLE);
-        mv.visitInsn(Opcodes.POP);
-        mv.visitLabel(body);
-        arguments.visit(mv, null);
-        // the body's own first instruction may carry a frame too: two frames cannot share an offset
-        mv.visitInsn(Opcodes.NOP);
     }
 
     @Override
