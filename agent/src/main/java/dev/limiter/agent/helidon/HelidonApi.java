@@ -1,5 +1,6 @@
 package dev.limiter.agent.helidon;
 
+import dev.limiter.agent.http.BindingCache;
 import dev.limiter.agent.http.ErasedHandles;
 import dev.limiter.agent.http.HeaderLines;
 import dev.limiter.agent.http.HttpExchange;
@@ -30,18 +31,8 @@ import java.util.function.Supplier;
  */
 final class HelidonApi extends HttpServerApi {
 
-    private static final ClassValue<HelidonApi> BY_REQUEST_CLASS = new ClassValue<>() {
-        @Override
-        protected HelidonApi computeValue(Class<?> type) {
-            MethodHandle[] h = new MethodHandle[14];
-            try {
-                find(type.getClassLoader(), h);
-                return new HelidonApi(h, null);
-            } catch (Throwable t) {
-                return new HelidonApi(h, t);
-            }
-        }
-    };
+    private static final BindingCache<HelidonApi> BY_REQUEST_CLASS =
+            BindingCache.of(MethodHandles.lookup(), HelidonApi.class, 14);
 
     /** What {@code Headers.all} gives for a header that is not there (anonymous class: nothing to spin). */
     private static final Supplier<List<String>> NONE = new Supplier<>() {
@@ -72,7 +63,7 @@ final class HelidonApi extends HttpServerApi {
 
     /** The API as the loader of {@code request}'s class (a Helidon {@code RoutingRequest}) sees it. */
     static HelidonApi of(Object request) {
-        return BY_REQUEST_CLASS.get(request.getClass());
+        return BY_REQUEST_CLASS.of(request);
     }
 
     private HelidonApi(MethodHandle[] h, Throwable problem) {

@@ -1,7 +1,11 @@
 package dev.limiter.agent.http;
 
+import dev.limiter.agent.decision.RoutedPaths;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 
 /**
  * How a binding holds its framework's methods: method handles found once per request class in the application's
@@ -30,6 +34,47 @@ public final class ErasedHandles {
                 handles[i] = handles[i].asType(erased(handles[i].type()));
             }
         }
+    }
+
+    /**
+     * {@code h[slot]} adapted to exactly {@code (parameters) returns}, so that it is called with {@code invokeExact}
+     * (a value returned to a {@code void} slot is dropped); null if {@code h} has no handle there.
+     */
+    public static MethodHandle at(MethodHandle[] h, int slot, Class<?> returns, Class<?>... parameters) {
+        if (h == null || slot >= h.length || h[slot] == null) {
+            return null;
+        }
+        MethodHandle handle = h[slot];
+        if (returns == void.class && handle.type().returnType() != void.class) {
+            handle = MethodHandles.dropReturn(handle);
+        }
+        return handle.asType(MethodType.methodType(returns, parameters));
+    }
+
+    /** {@code path} (a routed, normalised path getter) followed by {@link RoutedPaths#ruleView}. */
+    public static MethodHandle ruleView(MethodHandle path) throws ReflectiveOperationException {
+        return MethodHandles.filterReturnValue(path, MethodHandles.publicLookup().findStatic(RoutedPaths.class,
+                "ruleView", MethodType.methodType(String.class, String.class)));
+    }
+
+    /**
+     * {@code socketAddress} (a getter of the connection's remote {@link InetSocketAddress}) followed by its
+     * {@link InetAddress}, null-safe: a {@link RequestView#PEER} whose text is {@link #inetPeerText}.
+     */
+    public static MethodHandle inetPeer(MethodHandle socketAddress) throws ReflectiveOperationException {
+        return MethodHandles.filterReturnValue(socketAddress.asType(socketAddress.type()
+                .changeReturnType(InetSocketAddress.class)), MethodHandles.lookup().findStatic(ErasedHandles.class,
+                "addressOf", MethodType.methodType(InetAddress.class, InetSocketAddress.class)));
+    }
+
+    /** {@link InetAddress#getHostAddress} as a {@link RequestView#PEER_TEXT}. */
+    public static MethodHandle inetPeerText() throws ReflectiveOperationException {
+        return MethodHandles.publicLookup().findVirtual(InetAddress.class, "getHostAddress",
+                MethodType.methodType(String.class));
+    }
+
+    private static InetAddress addressOf(InetSocketAddress remote) {
+        return remote == null ? null : remote.getAddress();
     }
 
     /** Framework types become {@code Object}; JDK types, arrays and primitives stay as they are. */

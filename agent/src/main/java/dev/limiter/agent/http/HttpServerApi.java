@@ -1,11 +1,14 @@
 package dev.limiter.agent.http;
 
+import java.lang.invoke.MethodHandle;
+
 /**
  * The getters and setters one HTTP server supplies to the one gate ({@link HttpGate}): the request side of
  * {@link RequestView}, plus its method and rule path, the response's few setters a rejection and the rate-limit
  * headers need, and how a request that holds permits gives them back when it ends. A new HTTP server is a subclass
- * of this, a weave target and an advice; keys, client address, matching, deciding, waiting, rendering and the
- * release are the gate's.
+ * of this (its {@link #path} never null), a weave target and an advice; keys, client address, matching, deciding,
+ * waiting, rendering and the release are the gate's. Most getters and setters are one method handle each: a
+ * binding passes them in its handle table ({@link BindingCache}) and overrides only what is more than one call.
  *
  * <p>Instances are immutable and kept per request (or context) class; {@link #supported} is false when the
  * application's copy of the framework lacks a method the binding needs, and then its requests are not touched
@@ -20,18 +23,47 @@ public abstract class HttpServerApi extends RequestView {
     /** Why not {@link #supported}, for the log; null if supported. */
     public final Throwable problem;
 
+    /**
+     * Slots of the server's own getters and setters in a binding's handle table, after the request view's
+     * ({@link RequestView#HEADER}...), erased: {@code (request) String} for {@link #method}, {@code (response)
+     * boolean} for {@link #committed}, {@code (response, int)} for {@link #status}, {@code (response, String,
+     * String)} for {@link #setHeader} (a value they return is dropped). Null where the binding overrides the method.
+     */
+    protected static final int METHOD = VIEW_HANDLES;
+    protected static final int COMMITTED = VIEW_HANDLES + 1;
+    protected static final int STATUS = VIEW_HANDLES + 2;
+    protected static final int SET_HEADER = VIEW_HANDLES + 3;
+    /** The first slot a binding may use for handles of its own. */
+    protected static final int OWN_HANDLES = VIEW_HANDLES + 4;
+
+    private final MethodHandle method;
+    private final MethodHandle committed;
+    private final MethodHandle status;
+    private final MethodHandle setHeader;
+
+    /** A binding that overrides every getter and setter. */
     protected HttpServerApi(String server, int capabilities, Throwable problem) {
-        super(server, capabilities);
+        this(server, capabilities, null, problem);
+    }
+
+    /**
+     * A binding whose getters and setters are the handles {@code h} holds at the slots of {@link RequestView} and
+     * of this class; {@code problem}: why the binding cannot serve (a method missing in this version), or null.
+     */
+    protected HttpServerApi(String server, int capabilities, MethodHandle[] h, Throwable problem) {
+        super(server, capabilities, h);
         this.supported = problem == null;
         this.problem = problem;
+        this.method = ErasedHandles.at(h, METHOD, String.class, Object.class);
+        this.committed = ErasedHandles.at(h, COMMITTED, boolean.class, Object.class);
+        this.status = ErasedHandles.at(h, STATUS, void.class, Object.class, int.class);
+        this.setHeader = ErasedHandles.at(h, SET_HEADER, void.class, Object.class, String.class, String.class);
     }
 
     /** The HTTP method's name ({@code GET}). */
-    public abstract String method(Object request) throws Throwable;
-
-    /** The path {@code http:} rules match ({@link RequestView#path}); never null for an HTTP request. */
-    @Override
-    public abstract String path(Object request) throws Throwable;
+    public String method(Object request) throws Throwable {
+        return (String) method.invokeExact(request);
+    }
 
     /**
      * True if this is the request's first dispatch, the one decided: a servlet container dispatches one request
@@ -42,11 +74,17 @@ public abstract class HttpServerApi extends RequestView {
     }
 
     /** True once the status line and headers are out: nothing can be set any more. */
-    public abstract boolean committed(Object response) throws Throwable;
+    public boolean committed(Object response) throws Throwable {
+        return (boolean) committed.invokeExact(response);
+    }
 
-    public abstract void status(Object response, int code) throws Throwable;
+    public void status(Object response, int code) throws Throwable {
+        status.invokeExact(response, code);
+    }
 
-    public abstract void setHeader(Object response, String name, String value) throws Throwable;
+    public void setHeader(Object response, String name, String value) throws Throwable {
+        setHeader.invokeExact(response, name, value);
+    }
 
     /**
      * Writes {@code body} (may be empty; {@code contentType} null without a body) after the status and headers

@@ -1,8 +1,7 @@
 package dev.limiter.agent.micronaut;
 
-import dev.limiter.agent.decision.RoutedPaths;
 import dev.limiter.agent.http.ErasedHandles;
-import dev.limiter.agent.http.HeaderLines;
+import dev.limiter.agent.http.BindingCache;
 import dev.limiter.agent.http.HttpExchange;
 import dev.limiter.agent.http.HttpServerApi;
 import dev.limiter.agent.http.PermitRelease;
@@ -11,7 +10,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.function.Function;
@@ -40,38 +38,28 @@ final class MicronautApi extends HttpServerApi {
     /** The request attribute the permits hang on (released with the request). */
     private static final String PERMITS = "dev.limiter.permits";
 
-    /** What a request of another server than the Netty one gets: nothing is decided for it. */
-    static final MicronautApi OTHER_SERVER = new MicronautApi(new MethodHandle[13], null);
+    private static final int SET_ATTRIBUTE = OWN_HANDLES;
+    private static final int NEW_RESPONSE = OWN_HANDLES + 1;
+    private static final int ADD_HEADER = OWN_HANDLES + 2;
+    private static final int BODY = OWN_HANDLES + 3;
+    private static final int JUST = OWN_HANDLES + 4;
+    private static final int MAP = OWN_HANDLES + 5;
+    private static final int NEW_REQUEST_END = OWN_HANDLES + 6;
+    private static final int HANDLES = OWN_HANDLES + 7;
 
+    /** What a request of another server than the Netty one gets: nothing is decided for it. */
+    static final MicronautApi OTHER_SERVER = new MicronautApi(new MethodHandle[HANDLES], null);
+
+    private static final BindingCache<MicronautApi> NETTY =
+            BindingCache.of(MethodHandles.lookup(), MicronautApi.class, HANDLES);
     private static final ClassValue<MicronautApi> BY_REQUEST_CLASS = new ClassValue<>() {
         @Override
         protected MicronautApi computeValue(Class<?> type) {
-            if (!type.getName().equals(NETTY_REQUEST)) {
-                return OTHER_SERVER;
-            }
-            MethodHandle[] h = new MethodHandle[13];
-            try {
-                find(type.getClassLoader(), h);
-                return new MicronautApi(h, null);
-            } catch (Throwable t) {
-                return new MicronautApi(h, t);
-            }
+            return type.getName().equals(NETTY_REQUEST) ? NETTY.get(type) : OTHER_SERVER;
         }
     };
 
-    private final MethodHandle method;
-    private final MethodHandle path;
-    private final MethodHandle header;
-    private final MethodHandle headerAll;
-    private final MethodHandle parameter;
-    private final MethodHandle remoteAddress;
-    private final MethodHandle setAttribute;
-    private final MethodHandle newResponse;
-    private final MethodHandle addHeader;
-    private final MethodHandle body;
-    private final MethodHandle just;
-    private final MethodHandle map;
-    private final MethodHandle newRequestEnd;
+    private final MethodHandle[] own;
 
     /** The API as the loader of {@code request}'s class sees it; {@link #OTHER_SERVER} if not the Netty server's. */
     static MicronautApi of(Object request) {
@@ -79,20 +67,8 @@ final class MicronautApi extends HttpServerApi {
     }
 
     private MicronautApi(MethodHandle[] h, Throwable problem) {
-        super("Micronaut", NO_PRINCIPAL | QUERY_PARAMETERS_ONLY, problem);
-        method = h[0];
-        path = h[1];
-        header = h[2];
-        headerAll = h[3];
-        parameter = h[4];
-        remoteAddress = h[5];
-        setAttribute = h[6];
-        newResponse = h[7];
-        addHeader = h[8];
-        body = h[9];
-        just = h[10];
-        map = h[11];
-        newRequestEnd = h[12];
+        super("Micronaut", NO_PRINCIPAL | QUERY_PARAMETERS_ONLY, h, problem);
+        own = h;
     }
 
     private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
@@ -106,75 +82,37 @@ final class MicronautApi extends HttpServerApi {
         Class<?> referenceCounted = ErasedHandles.type("io.netty.util.ReferenceCounted", loader);
         MethodType byName = MethodType.methodType(String.class, Object.class, String.class);
 
-        h[0] = lookup.findVirtual(request, "getMethodName", MethodType.methodType(String.class));
-        h[1] = lookup.findVirtual(request, "getPath", MethodType.methodType(String.class));
-        h[2] = MethodHandles.filterArguments(
+        h[METHOD] = lookup.findVirtual(request, "getMethodName", MethodType.methodType(String.class));
+        h[PATH] = ErasedHandles.ruleView(lookup.findVirtual(request, "getPath", MethodType.methodType(String.class)));
+        h[HEADER] = MethodHandles.filterArguments(
                 lookup.findVirtual(headers, "get", MethodType.methodType(Object.class, CharSequence.class)), 0,
                 lookup.findVirtual(request, "getHeaders", MethodType.methodType(headers))).asType(byName);
-        h[3] = MethodHandles.filterArguments(
+        h[HEADER_LINES] = MethodHandles.filterArguments(
                 lookup.findVirtual(headers, "getAll", MethodType.methodType(List.class, CharSequence.class)), 0,
                 lookup.findVirtual(request, "getHeaders", MethodType.methodType(headers)))
                 .asType(MethodType.methodType(List.class, Object.class, String.class));
-        h[4] = MethodHandles.filterArguments(
+        h[PARAMETER] = MethodHandles.filterArguments(
                 lookup.findVirtual(parameters, "get", MethodType.methodType(Object.class, CharSequence.class)), 0,
                 lookup.findVirtual(request, "getParameters", MethodType.methodType(parameters))).asType(byName);
-        h[5] = lookup.findVirtual(request, "getRemoteAddress", MethodType.methodType(InetSocketAddress.class));
-        h[6] = lookup.findVirtual(request, "setAttribute", MethodType.methodType(request, CharSequence.class,
+        h[PEER] = ErasedHandles.inetPeer(
+                lookup.findVirtual(request, "getRemoteAddress", MethodType.methodType(InetSocketAddress.class)));
+        h[PEER_TEXT] = ErasedHandles.inetPeerText();
+        h[SET_ATTRIBUTE] = lookup.findVirtual(request, "setAttribute", MethodType.methodType(request, CharSequence.class,
                 Object.class)).asType(MethodType.methodType(Object.class, Object.class, String.class, Object.class));
-        h[7] = lookup.findStatic(response, "status", MethodType.methodType(mutable, int.class, String.class));
-        h[8] = lookup.findVirtual(mutable, "header", MethodType.methodType(mutable, CharSequence.class,
+        h[NEW_RESPONSE] = lookup.findStatic(response, "status", MethodType.methodType(mutable, int.class, String.class));
+        h[ADD_HEADER] = lookup.findVirtual(mutable, "header", MethodType.methodType(mutable, CharSequence.class,
                 CharSequence.class)).asType(MethodType.methodType(Object.class, Object.class, String.class,
                 String.class));
-        h[9] = lookup.findVirtual(mutable, "body", MethodType.methodType(mutable, Object.class));
-        h[10] = lookup.findStatic(flow, "just", MethodType.methodType(flow, Object.class));
-        h[11] = lookup.findVirtual(flow, "map", MethodType.methodType(flow, Function.class));
+        h[BODY] = lookup.findVirtual(mutable, "body", MethodType.methodType(mutable, Object.class));
+        h[JUST] = lookup.findStatic(flow, "just", MethodType.methodType(flow, Object.class));
+        h[MAP] = lookup.findVirtual(flow, "map", MethodType.methodType(flow, Function.class));
         // withHeaders: the response a flow yields, made mutable (a no-op for Micronaut's own responses)
-        h[8] = MethodHandles.filterArguments(h[8], 0, lookup.findVirtual(response, "toMutableResponse",
+        h[ADD_HEADER] = MethodHandles.filterArguments(h[ADD_HEADER], 0, lookup.findVirtual(response, "toMutableResponse",
                 MethodType.methodType(mutable)).asType(MethodType.methodType(Object.class, Object.class)));
         Class<?> proxy = Proxy.newProxyInstance(loader, new Class<?>[] {referenceCounted}, new RequestEnd(null))
                 .getClass();
-        h[12] = lookup.findConstructor(proxy, MethodType.methodType(void.class, InvocationHandler.class));
+        h[NEW_REQUEST_END] = lookup.findConstructor(proxy, MethodType.methodType(void.class, InvocationHandler.class));
         ErasedHandles.eraseAll(h);
-    }
-
-    // ---- the request (Micronaut's NettyHttpRequest)
-
-    @Override
-    public String method(Object request) throws Throwable {
-        return (String) method.invokeExact(request); // Netty's name of a known method: no string is made
-    }
-
-    @Override
-    public String path(Object request) throws Throwable {
-        return RoutedPaths.ruleView((String) path.invokeExact(request));
-    }
-
-    @Override
-    public String header(Object request, String name) throws Throwable {
-        return (String) header.invokeExact(request, name);
-    }
-
-    @Override
-    public String headerLines(Object request, String name) throws Throwable {
-        return HeaderLines.joined((List<?>) headerAll.invokeExact(request, name));
-    }
-
-    /** The first value of the query parameter {@code name} (decoded by Micronaut; the body is never read), or null. */
-    @Override
-    public String parameter(Object request, String name) throws Throwable {
-        return (String) parameter.invokeExact(request, name);
-    }
-
-    /** The channel's remote {@link InetAddress}, or null. */
-    @Override
-    public Object peer(Object request) throws Throwable {
-        InetSocketAddress remote = (InetSocketAddress) remoteAddress.invokeExact(request);
-        return remote == null ? null : remote.getAddress();
-    }
-
-    @Override
-    public String peerText(Object peer) {
-        return ((InetAddress) peer).getHostAddress();
     }
 
     // ---- the response (the thread's MicronautExchange until it becomes Micronaut's)
@@ -205,12 +143,12 @@ final class MicronautApi extends HttpServerApi {
         if (contentType != null) {
             exchange.header("Content-Type", contentType);
         }
-        Object rejection = (Object) newResponse.invokeExact(exchange.status, (String) null);
+        Object rejection = (Object) own[NEW_RESPONSE].invokeExact(exchange.status, (String) null);
         rejection = withHeaders(rejection, exchange.takeHeaders());
         if (body.length > 0) {
-            rejection = (Object) this.body.invokeExact(rejection, (Object) body);
+            rejection = (Object) own[BODY].invokeExact(rejection, (Object) body);
         }
-        return (Object) just.invokeExact(rejection);
+        return (Object) own[JUST].invokeExact(rejection);
     }
 
     /** The permits go back when Micronaut releases the request: {@link RequestEnd} is one of its attributes. */
@@ -218,8 +156,8 @@ final class MicronautApi extends HttpServerApi {
     public void holdUntilEnd(Object request, HttpExchange exchange) throws Throwable {
         PermitRelease release = new PermitRelease(exchange.permits, this);
         try {
-            Object end = (Object) newRequestEnd.invokeExact((InvocationHandler) new RequestEnd(release));
-            Object self = (Object) setAttribute.invokeExact(request, PERMITS, end);
+            Object end = (Object) own[NEW_REQUEST_END].invokeExact((InvocationHandler) new RequestEnd(release));
+            Object self = (Object) own[SET_ATTRIBUTE].invokeExact(request, PERMITS, end);
         } catch (Throwable t) {
             release.release();
             throw t;
@@ -230,13 +168,13 @@ final class MicronautApi extends HttpServerApi {
     Object withHeaders(Object response, String[] headers) throws Throwable {
         Object mutable = response;
         for (int i = 0; i < headers.length; i += 2) {
-            mutable = (Object) addHeader.invokeExact(mutable, headers[i], headers[i + 1]);
+            mutable = (Object) own[ADD_HEADER].invokeExact(mutable, headers[i], headers[i + 1]);
         }
         return mutable;
     }
 
     /** {@code flow.map(then)}. */
     Object map(Object flow, Function<Object, Object> then) throws Throwable {
-        return (Object) map.invokeExact(flow, (Function) then);
+        return (Object) own[MAP].invokeExact(flow, (Function) then);
     }
 }

@@ -1,7 +1,6 @@
 package dev.limiter.agent.quarkus;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
-import dev.limiter.agent.http.HeaderLines;
 import dev.limiter.agent.http.RequestView;
 import dev.limiter.agent.http.RequestViews;
 import java.lang.invoke.MethodHandle;
@@ -30,20 +29,18 @@ public final class RestContextView extends RequestView {
     private static final ClassValue<RestContextView> BY_CONTEXT_CLASS = new ClassValue<>() {
         @Override
         protected RestContextView computeValue(Class<?> type) {
-            return new RestContextView(type);
+            MethodHandle[] h = new MethodHandle[VIEW_HANDLES];
+            try {
+                return new RestContextView(find(type, h) ? h : null, null);
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                return new RestContextView(null, e);
+            }
         }
     };
 
     final boolean supported;
     /** Why a Vert.x context is not {@link #supported} (a method missing in this version), for the log; else null. */
     final Throwable problem;
-
-    private final MethodHandle header;
-    private final MethodHandle headerLines;
-    private final MethodHandle queryParam;
-    private final MethodHandle path;
-    private final MethodHandle remoteAddress;
-    private final MethodHandle hostAddress;
 
     /** The view of {@code request}'s class (answers {@link #supported} false for any other object). */
     static RestContextView of(Object request) {
@@ -69,25 +66,11 @@ public final class RestContextView extends RequestView {
         };
     }
 
-    private RestContextView(Class<?> type) {
-        super("Quarkus REST", NO_PRINCIPAL | QUERY_PARAMETERS_ONLY);
-        MethodHandle[] h = new MethodHandle[6];
-        boolean found;
-        Throwable failure = null;
-        try {
-            found = find(type, h);
-        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            found = false;
-            failure = e;
-        }
-        supported = found;
-        problem = failure;
-        header = h[0];
-        headerLines = h[1];
-        queryParam = h[2];
-        path = h[3];
-        remoteAddress = h[4];
-        hostAddress = h[5];
+    /** {@code h}: the getters, or null for a context that is not Quarkus REST's or not supported. */
+    private RestContextView(MethodHandle[] h, Throwable problem) {
+        super("Quarkus REST", NO_PRINCIPAL | QUERY_PARAMETERS_ONLY, h);
+        this.supported = h != null;
+        this.problem = problem;
     }
 
     private static boolean find(Class<?> type, MethodHandle[] h) throws ReflectiveOperationException {
@@ -101,23 +84,23 @@ public final class RestContextView extends RequestView {
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
         MethodType objectToString = MethodType.methodType(String.class, Object.class);
         MethodType objectStringToString = MethodType.methodType(String.class, Object.class, String.class);
-        h[0] = lookup.findVirtual(context, "getRequestHeader", MethodType.methodType(String.class, CharSequence.class))
+        h[HEADER] = lookup.findVirtual(context, "getRequestHeader", MethodType.methodType(String.class, CharSequence.class))
                 .asType(objectStringToString);
-        h[1] = lookup.findVirtual(context, "getAllRequestHeaders", MethodType.methodType(List.class, String.class))
+        h[HEADER_LINES] = lookup.findVirtual(context, "getAllRequestHeaders", MethodType.methodType(List.class, String.class))
                 .asType(MethodType.methodType(List.class, Object.class, String.class));
-        h[2] = lookup.findVirtual(context, "getQueryParam", MethodType.methodType(String.class, String.class))
+        h[PARAMETER] = lookup.findVirtual(context, "getQueryParam", MethodType.methodType(String.class, String.class))
                 .asType(objectStringToString);
-        h[3] = lookup.findVirtual(context, "getRequestNormalisedPath", MethodType.methodType(String.class))
+        h[PATH] = lookup.findVirtual(context, "getRequestNormalisedPath", MethodType.methodType(String.class))
                 .asType(objectToString);
         Class<?> connection = Class.forName("io.vertx.core.http.HttpConnection", false, loader);
         // the connection's address, not the request's: vertx-web's request wrapper answers remoteAddress() by
         // parsing the forwarding headers and formatting the absolute URI once per request (~290 bytes)
-        h[4] = MethodHandles.filterReturnValue(MethodHandles.filterReturnValue(
+        h[PEER] = MethodHandles.filterReturnValue(MethodHandles.filterReturnValue(
                 lookup.findVirtual(context, "vertxServerRequest", MethodType.methodType(request)),
                 lookup.findVirtual(request, "connection", MethodType.methodType(connection))),
                 lookup.findVirtual(connection, "remoteAddress", MethodType.methodType(address)))
                 .asType(MethodType.methodType(Object.class, Object.class));
-        h[5] = lookup.findVirtual(address, "hostAddress", MethodType.methodType(String.class)).asType(objectToString);
+        h[PEER_TEXT] = lookup.findVirtual(address, "hostAddress", MethodType.methodType(String.class)).asType(objectToString);
         return true;
     }
 
@@ -129,45 +112,5 @@ public final class RestContextView extends RequestView {
             }
         }
         return false;
-    }
-
-    /** The first value of header {@code name}, or null. */
-    @Override
-    public String header(Object context, String name) throws Throwable {
-        return (String) header.invokeExact(context, name);
-    }
-
-    /** Every line of header {@code name} joined with {@code ,} (what the trusted-proxy rules read), or null. */
-    @Override
-    public String headerLines(Object context, String name) throws Throwable {
-        return HeaderLines.joined((List<?>) headerLines.invokeExact(context, name));
-    }
-
-    /** The query parameter {@code name} (decoded; the body is never read), or null. */
-    @Override
-    public String parameter(Object context, String name) throws Throwable {
-        return (String) queryParam.invokeExact(context, name);
-    }
-
-    /** The decoded, normalised request path. */
-    @Override
-    public String path(Object context) throws Throwable {
-        return (String) path.invokeExact(context);
-    }
-
-    /**
-     * The peer's address ({@code SocketAddress}, as {@code Object}; a proxy's, behind one), or null if the
-     * connection has none. Vert.x keeps one per connection; its text ({@link #hostAddress}) is formatted anew on
-     * every call, so the caller keeps that per address.
-     */
-    @Override
-    public Object peer(Object context) throws Throwable {
-        return (Object) remoteAddress.invokeExact(context);
-    }
-
-    /** The text of {@code address} ({@code SocketAddress.hostAddress()}: a new string each call), or null. */
-    @Override
-    public String peerText(Object address) throws Throwable {
-        return (String) hostAddress.invokeExact(address);
     }
 }

@@ -1,8 +1,7 @@
 package dev.limiter.agent.vertx;
 
-import dev.limiter.agent.decision.RoutedPaths;
 import dev.limiter.agent.http.ErasedHandles;
-import dev.limiter.agent.http.HeaderLines;
+import dev.limiter.agent.http.BindingCache;
 import dev.limiter.agent.http.HttpExchange;
 import dev.limiter.agent.http.HttpServerApi;
 import dev.limiter.agent.http.PermitRelease;
@@ -35,55 +34,29 @@ import java.util.List;
  */
 final class RoutingApi extends HttpServerApi {
 
-    private static final ClassValue<RoutingApi> BY_CONTEXT_CLASS = new ClassValue<>() {
-        @Override
-        protected RoutingApi computeValue(Class<?> type) {
-            MethodHandle[] h = new MethodHandle[14];
-            try {
-                find(type.getClassLoader(), h);
-                return new RoutingApi(h, null);
-            } catch (Throwable t) {
-                return new RoutingApi(h, t);
-            }
-        }
-    };
+    private static final BindingCache<RoutingApi> BY_CONTEXT_CLASS =
+            BindingCache.of(MethodHandles.lookup(), RoutingApi.class, OWN_HANDLES + 4);
+    private static final int END_WITH = OWN_HANDLES;
+    private static final int END = OWN_HANDLES + 1;
+    private static final int NEW_END_HANDLER = OWN_HANDLES + 2;
+    private static final int ADD_END_HANDLER = OWN_HANDLES + 3;
 
-    private final MethodHandle normalizedPath;
-    private final MethodHandle method;
-    private final MethodHandle header;
-    private final MethodHandle headerAll;
-    private final MethodHandle param;
-    private final MethodHandle peer;
-    private final MethodHandle hostAddress;
-    private final MethodHandle status;
-    private final MethodHandle putHeader;
     private final MethodHandle endWith;
     private final MethodHandle end;
-    private final MethodHandle headWritten;
     private final MethodHandle newEndHandler;
     private final MethodHandle addEndHandler;
 
     /** The API as the loader of {@code context}'s class sees it. */
     static RoutingApi of(Object context) {
-        return BY_CONTEXT_CLASS.get(context.getClass());
+        return BY_CONTEXT_CLASS.of(context);
     }
 
     private RoutingApi(MethodHandle[] h, Throwable problem) {
-        super("Vert.x Web", NO_PRINCIPAL | QUERY_PARAMETERS_ONLY, problem);
-        normalizedPath = h[0];
-        method = h[1];
-        header = h[2];
-        headerAll = h[3];
-        param = h[4];
-        peer = h[5];
-        hostAddress = h[6];
-        status = h[7];
-        putHeader = h[8];
-        endWith = h[9];
-        end = h[10];
-        headWritten = h[11];
-        newEndHandler = h[12];
-        addEndHandler = h[13];
+        super("Vert.x Web", NO_PRINCIPAL | QUERY_PARAMETERS_ONLY, h, problem);
+        endWith = h[END_WITH];
+        end = h[END];
+        newEndHandler = h[NEW_END_HANDLER];
+        addEndHandler = h[ADD_END_HANDLER];
     }
 
     private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
@@ -103,31 +76,34 @@ final class RoutingApi extends HttpServerApi {
         MethodHandle toRequest = lookup.findVirtual(context, "request", MethodType.methodType(request));
         MethodHandle toResponse = lookup.findVirtual(context, "response", MethodType.methodType(response));
 
-        h[0] = lookup.findVirtual(context, "normalizedPath", MethodType.methodType(String.class));
-        h[1] = onRequest(toRequest, MethodHandles.filterReturnValue(
+        // the path Vert.x Web routes on, as http: rules see it
+        h[PATH] = ErasedHandles.ruleView(
+                lookup.findVirtual(context, "normalizedPath", MethodType.methodType(String.class)));
+        h[METHOD] = onRequest(toRequest, MethodHandles.filterReturnValue(
                 lookup.findVirtual(request, "method", MethodType.methodType(httpMethod)),
                 lookup.findVirtual(httpMethod, "name", MethodType.methodType(String.class))));
-        h[2] = onRequest(toRequest,
+        h[HEADER] = onRequest(toRequest,
                 lookup.findVirtual(request, "getHeader", MethodType.methodType(String.class, String.class)));
-        h[3] = onRequest(toRequest, MethodHandles.filterArguments(
+        h[HEADER_LINES] = onRequest(toRequest, MethodHandles.filterArguments(
                 lookup.findVirtual(multiMap, "getAll", MethodType.methodType(List.class, String.class)), 0,
                 lookup.findVirtual(request, "headers", MethodType.methodType(multiMap))));
-        h[4] = onRequest(toRequest,
+        h[PARAMETER] = onRequest(toRequest,
                 lookup.findVirtual(request, "getParam", MethodType.methodType(String.class, String.class)));
-        h[5] = onRequest(toRequest, MethodHandles.filterReturnValue(
+        h[PEER] = onRequest(toRequest, MethodHandles.filterReturnValue(
                 lookup.findVirtual(request, "connection", MethodType.methodType(connection)),
                 lookup.findVirtual(connection, "remoteAddress", MethodType.methodType(address))));
-        h[6] = lookup.findVirtual(address, "hostAddress", MethodType.methodType(String.class));
-        h[7] = onRequest(toResponse,
+        h[PEER_TEXT] = lookup.findVirtual(address, "hostAddress", MethodType.methodType(String.class));
+        h[STATUS] = onRequest(toResponse,
                 lookup.findVirtual(response, "setStatusCode", MethodType.methodType(response, int.class)));
-        h[8] = onRequest(toResponse, lookup.findVirtual(response, "putHeader",
+        h[SET_HEADER] = onRequest(toResponse, lookup.findVirtual(response, "putHeader",
                 MethodType.methodType(response, String.class, String.class)));
-        h[9] = onRequest(toResponse, lookup.findVirtual(response, "end", MethodType.methodType(future, String.class)));
-        h[10] = onRequest(toResponse, lookup.findVirtual(response, "end", MethodType.methodType(future)));
-        h[11] = onRequest(toResponse,
+        h[END_WITH] = onRequest(toResponse, lookup.findVirtual(response, "end", MethodType.methodType(future, String.class)));
+        h[END] = onRequest(toResponse, lookup.findVirtual(response, "end", MethodType.methodType(future)));
+        h[COMMITTED] = onRequest(toResponse,
                 lookup.findVirtual(response, "headWritten", MethodType.methodType(boolean.class)));
-        h[12] = lookup.findConstructor(endHandlerProxy, MethodType.methodType(void.class, InvocationHandler.class));
-        h[13] = lookup.findVirtual(context, "addEndHandler", MethodType.methodType(int.class, handler));
+        h[NEW_END_HANDLER] = lookup.findConstructor(endHandlerProxy,
+                MethodType.methodType(void.class, InvocationHandler.class));
+        h[ADD_END_HANDLER] = lookup.findVirtual(context, "addEndHandler", MethodType.methodType(int.class, handler));
         ErasedHandles.eraseAll(h);
     }
 
@@ -136,61 +112,7 @@ final class RoutingApi extends HttpServerApi {
         return MethodHandles.filterArguments(target, 0, part);
     }
 
-    // ---- the request (the routing context)
-
-    @Override
-    public String method(Object context) throws Throwable {
-        return (String) method.invokeExact(context); // Vert.x keeps one name per method: no string is made
-    }
-
-    @Override
-    public String path(Object context) throws Throwable {
-        return RoutedPaths.ruleView((String) normalizedPath.invokeExact(context));
-    }
-
-    @Override
-    public String header(Object context, String name) throws Throwable {
-        return (String) header.invokeExact(context, name);
-    }
-
-    @Override
-    public String headerLines(Object context, String name) throws Throwable {
-        return HeaderLines.joined((List<?>) headerAll.invokeExact(context, name));
-    }
-
-    /** The query parameter {@code name} (decoded; the body is never read), or null. */
-    @Override
-    public String parameter(Object context, String name) throws Throwable {
-        return (String) param.invokeExact(context, name);
-    }
-
-    /** The connection's {@code SocketAddress} (one per connection), or null. */
-    @Override
-    public Object peer(Object context) throws Throwable {
-        return (Object) peer.invokeExact(context);
-    }
-
-    @Override
-    public String peerText(Object address) throws Throwable {
-        return (String) hostAddress.invokeExact(address);
-    }
-
-    // ---- the response (the routing context's)
-
-    @Override
-    public boolean committed(Object context) throws Throwable {
-        return (boolean) headWritten.invokeExact(context);
-    }
-
-    @Override
-    public void status(Object context, int code) throws Throwable {
-        Object self = (Object) status.invokeExact(context, code);
-    }
-
-    @Override
-    public void setHeader(Object context, String name, String value) throws Throwable {
-        Object self = (Object) putHeader.invokeExact(context, name, value);
-    }
+    // ---- the rest of the response (the routing context's); the getters and setters are the handle table's
 
     /** Ends the response (Vert.x sets its {@code Content-Length}; {@code end} queues the write on the event loop). */
     @Override

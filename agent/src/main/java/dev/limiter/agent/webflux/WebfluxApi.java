@@ -2,7 +2,7 @@ package dev.limiter.agent.webflux;
 
 import dev.limiter.agent.decision.RoutedPaths;
 import dev.limiter.agent.http.ErasedHandles;
-import dev.limiter.agent.http.HeaderLines;
+import dev.limiter.agent.http.BindingCache;
 import dev.limiter.agent.http.HttpExchange;
 import dev.limiter.agent.http.HttpServerApi;
 import dev.limiter.agent.http.PermitRelease;
@@ -10,7 +10,6 @@ import dev.limiter.bootstrap.ReactiveBridge;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.function.Consumer;
@@ -30,65 +29,27 @@ final class WebfluxApi extends HttpServerApi {
     private static final String REQUEST = "org.springframework.http.server.reactive.ServerHttpRequest";
     private static final String RESPONSE = "org.springframework.http.server.reactive.ServerHttpResponse";
 
-    private static final ClassValue<WebfluxApi> BY_REQUEST_CLASS = new ClassValue<>() {
-        @Override
-        protected WebfluxApi computeValue(Class<?> type) {
-            MethodHandle[] h = new MethodHandle[19];
-            try {
-                find(type.getClassLoader(), h);
-                return new WebfluxApi(h, null);
-            } catch (Throwable t) {
-                return new WebfluxApi(h, t);
-            }
-        }
-    };
+    private static final BindingCache<WebfluxApi> BY_REQUEST_CLASS =
+            BindingCache.of(MethodHandles.lookup(), WebfluxApi.class, OWN_HANDLES + 8);
+    private static final int FULL_PATH = OWN_HANDLES;
+    private static final int RAW_PATH = OWN_HANDLES + 1;
+    private static final int CONTEXT_PATH = OWN_HANDLES + 2;
+    private static final int BUFFER_FACTORY = OWN_HANDLES + 3;
+    private static final int WRAP = OWN_HANDLES + 4;
+    private static final int JUST = OWN_HANDLES + 5;
+    private static final int WRITE_WITH = OWN_HANDLES + 6;
+    private static final int DO_FINALLY = OWN_HANDLES + 7;
 
-    private final MethodHandle method;
-    private final MethodHandle path;
-    private final MethodHandle rawPath;
-    private final MethodHandle contextPath;
-    private final MethodHandle requestHeaders;
-    private final MethodHandle headerFirst;
-    private final MethodHandle headerAll;
-    private final MethodHandle queryParams;
-    private final MethodHandle multiFirst;
-    private final MethodHandle remoteAddress;
-    private final MethodHandle responseHeaders;
-    private final MethodHandle headerSet;
-    private final MethodHandle committed;
-    private final MethodHandle status;
-    private final MethodHandle bufferFactory;
-    private final MethodHandle wrap;
-    private final MethodHandle just;
-    private final MethodHandle writeWith;
-    private final MethodHandle doFinally;
+    private final MethodHandle[] own;
 
     /** The API as the loader of {@code request}'s class sees it. */
     static WebfluxApi of(Object request) {
-        return BY_REQUEST_CLASS.get(request.getClass());
+        return BY_REQUEST_CLASS.of(request);
     }
 
     private WebfluxApi(MethodHandle[] h, Throwable problem) {
-        super("Spring WebFlux", NO_PRINCIPAL | QUERY_PARAMETERS_ONLY, problem);
-        method = h[0];
-        path = h[1];
-        contextPath = h[2];
-        requestHeaders = h[3];
-        headerFirst = h[4];
-        headerAll = h[5];
-        queryParams = h[6];
-        multiFirst = h[7];
-        remoteAddress = h[8];
-        responseHeaders = h[9];
-        headerSet = h[10];
-        committed = h[11];
-        status = h[12];
-        bufferFactory = h[13];
-        wrap = h[14];
-        just = h[15];
-        writeWith = h[16];
-        doFinally = h[17];
-        rawPath = h[18];
+        super("Spring WebFlux", NO_PRINCIPAL | QUERY_PARAMETERS_ONLY, h, problem);
+        own = h;
     }
 
     private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
@@ -106,36 +67,45 @@ final class WebfluxApi extends HttpServerApi {
         Class<?> mono = ErasedHandles.type("reactor.core.publisher.Mono", loader);
         Class<?> publisher = ErasedHandles.type("org.reactivestreams.Publisher", loader);
 
-        h[0] = MethodHandles.filterReturnValue(
+        MethodHandle requestHeaders = lookup.findVirtual(request, "getHeaders", MethodType.methodType(headers));
+        MethodHandle responseHeaders = lookup.findVirtual(response, "getHeaders", MethodType.methodType(headers));
+        h[METHOD] = MethodHandles.filterReturnValue(
                 lookup.findVirtual(request, "getMethod", MethodType.methodType(httpMethod)),
                 lookup.findVirtual(httpMethod, "name", MethodType.methodType(String.class)));
-        h[1] = MethodHandles.filterReturnValue(
+        h[HEADER] = MethodHandles.filterArguments(
+                lookup.findVirtual(headers, "getFirst", MethodType.methodType(String.class, String.class)), 0,
+                requestHeaders);
+        h[HEADER_LINES] = MethodHandles.filterArguments(headerList(lookup, headers), 0, requestHeaders);
+        h[PARAMETER] = MethodHandles.filterArguments(
+                lookup.findVirtual(multiValueMap, "getFirst", MethodType.methodType(Object.class, Object.class)), 0,
+                lookup.findVirtual(request, "getQueryParams", MethodType.methodType(multiValueMap)))
+                .asType(MethodType.methodType(Object.class, request, String.class));
+        h[PEER] = ErasedHandles.inetPeer(
+                lookup.findVirtual(request, "getRemoteAddress", MethodType.methodType(InetSocketAddress.class)));
+        h[PEER_TEXT] = ErasedHandles.inetPeerText();
+        h[COMMITTED] = lookup.findVirtual(response, "isCommitted", MethodType.methodType(boolean.class));
+        // false only once committed, which the gate checks before
+        h[STATUS] = MethodHandles.filterArguments(
+                lookup.findVirtual(response, "setStatusCode", MethodType.methodType(boolean.class, statusCode)), 1,
+                lookup.findStatic(statusCode, "valueOf", MethodType.methodType(statusCode, int.class)));
+        h[SET_HEADER] = MethodHandles.filterArguments(
+                lookup.findVirtual(headers, "set", MethodType.methodType(void.class, String.class, String.class)), 0,
+                responseHeaders);
+        h[FULL_PATH] = MethodHandles.filterReturnValue(
                 lookup.findVirtual(request, "getURI", MethodType.methodType(java.net.URI.class)),
                 lookup.findVirtual(java.net.URI.class, "getPath", MethodType.methodType(String.class)));
-        h[2] = MethodHandles.filterReturnValue(MethodHandles.filterReturnValue(
+        h[RAW_PATH] = MethodHandles.filterReturnValue(
+                lookup.findVirtual(request, "getURI", MethodType.methodType(java.net.URI.class)),
+                lookup.findVirtual(java.net.URI.class, "getRawPath", MethodType.methodType(String.class)));
+        h[CONTEXT_PATH] = MethodHandles.filterReturnValue(MethodHandles.filterReturnValue(
                 lookup.findVirtual(request, "getPath", MethodType.methodType(requestPath)),
                 lookup.findVirtual(requestPath, "contextPath", MethodType.methodType(pathContainer))),
                 lookup.findVirtual(pathContainer, "value", MethodType.methodType(String.class)));
-        h[3] = lookup.findVirtual(request, "getHeaders", MethodType.methodType(headers));
-        h[4] = lookup.findVirtual(headers, "getFirst", MethodType.methodType(String.class, String.class));
-        h[5] = headerList(lookup, headers);
-        h[6] = lookup.findVirtual(request, "getQueryParams", MethodType.methodType(multiValueMap));
-        h[7] = lookup.findVirtual(multiValueMap, "getFirst", MethodType.methodType(Object.class, Object.class));
-        h[8] = lookup.findVirtual(request, "getRemoteAddress", MethodType.methodType(InetSocketAddress.class));
-        h[9] = lookup.findVirtual(response, "getHeaders", MethodType.methodType(headers));
-        h[10] = lookup.findVirtual(headers, "set", MethodType.methodType(void.class, String.class, String.class));
-        h[11] = lookup.findVirtual(response, "isCommitted", MethodType.methodType(boolean.class));
-        h[12] = MethodHandles.filterArguments(
-                lookup.findVirtual(response, "setStatusCode", MethodType.methodType(boolean.class, statusCode)), 1,
-                lookup.findStatic(statusCode, "valueOf", MethodType.methodType(statusCode, int.class)));
-        h[13] = lookup.findVirtual(response, "bufferFactory", MethodType.methodType(factory));
-        h[14] = lookup.findVirtual(factory, "wrap", MethodType.methodType(dataBuffer, byte[].class));
-        h[15] = lookup.findStatic(mono, "just", MethodType.methodType(mono, Object.class));
-        h[16] = lookup.findVirtual(response, "writeWith", MethodType.methodType(mono, publisher));
-        h[17] = lookup.findVirtual(mono, "doFinally", MethodType.methodType(mono, Consumer.class));
-        h[18] = MethodHandles.filterReturnValue(
-                lookup.findVirtual(request, "getURI", MethodType.methodType(java.net.URI.class)),
-                lookup.findVirtual(java.net.URI.class, "getRawPath", MethodType.methodType(String.class)));
+        h[BUFFER_FACTORY] = lookup.findVirtual(response, "bufferFactory", MethodType.methodType(factory));
+        h[WRAP] = lookup.findVirtual(factory, "wrap", MethodType.methodType(dataBuffer, byte[].class));
+        h[JUST] = lookup.findStatic(mono, "just", MethodType.methodType(mono, Object.class));
+        h[WRITE_WITH] = lookup.findVirtual(response, "writeWith", MethodType.methodType(mono, publisher));
+        h[DO_FINALLY] = lookup.findVirtual(mono, "doFinally", MethodType.methodType(mono, Consumer.class));
         ErasedHandles.eraseAll(h);
     }
 
@@ -150,12 +120,7 @@ final class WebfluxApi extends HttpServerApi {
         }
     }
 
-    // ---- the request
-
-    @Override
-    public String method(Object request) throws Throwable {
-        return (String) method.invokeExact(request);
-    }
+    // ---- the request: the handle table's getters, and the path
 
     /**
      * The decoded path within the application: without the context path ({@code spring.webflux.base-path}) and
@@ -174,67 +139,19 @@ final class WebfluxApi extends HttpServerApi {
 
     /** The decoded request path ({@code URI.getPath()}), context path included, {@code ;} parameters cut. */
     String fullPath(Object request) throws Throwable {
-        String full = (String) path.invokeExact(request);
+        String full = (String) own[FULL_PATH].invokeExact(request);
         if (full != null && full.indexOf(';') >= 0) {
-            full = RoutedPaths.ruleView((String) rawPath.invokeExact(request));
+            full = RoutedPaths.ruleView((String) own[RAW_PATH].invokeExact(request));
         }
         return full;
     }
 
     /** The context path ({@code spring.webflux.base-path}) as sent, empty without one. */
     String contextPath(Object request) throws Throwable {
-        return (String) contextPath.invokeExact(request);
+        return (String) own[CONTEXT_PATH].invokeExact(request);
     }
 
-    @Override
-    public String header(Object request, String name) throws Throwable {
-        Object headers = requestHeaders.invokeExact(request);
-        return (String) headerFirst.invokeExact(headers, name);
-    }
-
-    @Override
-    public String headerLines(Object request, String name) throws Throwable {
-        Object headers = requestHeaders.invokeExact(request);
-        return HeaderLines.joined((List<?>) headerAll.invokeExact(headers, name));
-    }
-
-    /** The first value of the query parameter {@code name} (decoded by Spring; the body is never read), or null. */
-    @Override
-    public String parameter(Object request, String name) throws Throwable {
-        Object params = queryParams.invokeExact(request);
-        Object value = multiFirst.invokeExact(params, (Object) name);
-        return (String) value;
-    }
-
-    /** The connection's remote {@link InetAddress}, or null. */
-    @Override
-    public Object peer(Object request) throws Throwable {
-        InetSocketAddress remote = (InetSocketAddress) remoteAddress.invokeExact(request);
-        return remote == null ? null : remote.getAddress();
-    }
-
-    @Override
-    public String peerText(Object peer) {
-        return ((InetAddress) peer).getHostAddress();
-    }
-
-    // ---- the response
-
-    @Override
-    public boolean committed(Object response) throws Throwable {
-        return (boolean) committed.invokeExact(response);
-    }
-
-    @Override
-    public void setHeader(Object response, String name, String value) throws Throwable {
-        Object headers = responseHeaders.invokeExact(response);
-        headerSet.invokeExact(headers, name, value);
-    }
-
-    @Override
-    public void status(Object response, int code) throws Throwable {
-        boolean changed = (boolean) status.invokeExact(response, code); // false only once committed, checked before
-    }
+    // ---- the response: the handle table's setters, and the rejection's write
 
     /** {@code response.writeWith(Mono.just(bufferFactory().wrap(body)))}: the {@code Mono<Void>} of the write. */
     @Override
@@ -243,10 +160,10 @@ final class WebfluxApi extends HttpServerApi {
             setHeader(response, "Content-Type", contentType);
         }
         setHeader(response, "Content-Length", Integer.toString(body.length));
-        Object factory = bufferFactory.invokeExact(response);
-        Object buffer = wrap.invokeExact(factory, body);
-        Object one = just.invokeExact(buffer);
-        return writeWith.invokeExact(response, one);
+        Object factory = own[BUFFER_FACTORY].invokeExact(response);
+        Object buffer = own[WRAP].invokeExact(factory, body);
+        Object one = own[JUST].invokeExact(buffer);
+        return own[WRITE_WITH].invokeExact(response, one);
     }
 
     /** The permits go with the woven method's return ({@link ReactiveBridge#hold}), then with its publisher. */
@@ -257,6 +174,6 @@ final class WebfluxApi extends HttpServerApi {
 
     /** {@code mono.doFinally(then)}. */
     Object doFinally(Object mono, Consumer<?> then) throws Throwable {
-        return doFinally.invokeExact(mono, then);
+        return own[DO_FINALLY].invokeExact(mono, then);
     }
 }
