@@ -1,5 +1,6 @@
 package dev.limiter.agent.weave;
 
+import dev.limiter.agent.classfile.ConstantPool;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -32,30 +33,23 @@ public final class AnnotationPresence {
             if (at >= classFile.length) {
                 return true;
             }
-            switch (classFile[at]) {
-                case 1: // Utf8
-                    int length = u2(classFile, at + 1);
-                    int start = at + 3;
-                    if (length == LIMIT.length && equal(classFile, start)) {
-                        return true;
-                    }
-                    at = start + length;
-                    break;
-                case 7: case 8: case 16: case 19: case 20: // Class, String, MethodType, Module, Package
-                    at += 3;
-                    break;
-                case 15: // MethodHandle
-                    at += 4;
-                    break;
-                case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18:
-                    at += 5;
-                    break;
-                case 5: case 6: // Long, Double: two slots
-                    at += 9;
-                    index++;
-                    break;
-                default:
+            int tag = classFile[at];
+            if (tag == ConstantPool.UTF8) {
+                int length = u2(classFile, at + 1);
+                int start = at + 3;
+                if (length == LIMIT.length && equal(classFile, start)) {
                     return true;
+                }
+                at = start + length;
+                continue;
+            }
+            int length = ConstantPool.length(tag);
+            if (length == 0) {
+                return true;
+            }
+            at += length;
+            if (ConstantPool.isWide(tag)) {
+                index++;
             }
         }
         return false;

@@ -1,5 +1,6 @@
 package dev.limiter.agent.weave;
 
+import dev.limiter.agent.classfile.ConstantPool;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -115,43 +116,35 @@ final class EntryPointNames {
                 return ENTRY_POINT | ANNOTATED;
             }
             int tag = classFile[at];
-            switch (tag) {
-                case 1: // Utf8
-                    int length = u2(classFile, at + 1);
-                    int start = at + 3;
-                    at = start + length;
-                    int bits = nameTargets(classFile, start, length, targets);
-                    named |= bits != 0;
-                    if (bits == 0) {
-                        bits = descriptorTargets(classFile, start, length, targets) << 16;
+            if (tag == ConstantPool.UTF8) {
+                int length = u2(classFile, at + 1);
+                int start = at + 3;
+                at = start + length;
+                int bits = nameTargets(classFile, start, length, targets);
+                named |= bits != 0;
+                if (bits == 0) {
+                    bits = descriptorTargets(classFile, start, length, targets) << 16;
+                }
+                if (bits != 0) {
+                    if (noted == null) {
+                        noted = new int[2 * KEPT];
+                    } else if (notes == KEPT) {
+                        return ENTRY_POINT | ANNOTATED;
                     }
-                    if (bits != 0) {
-                        if (noted == null) {
-                            noted = new int[2 * KEPT];
-                        } else if (notes == KEPT) {
-                            return ENTRY_POINT | ANNOTATED;
-                        }
-                        noted[2 * notes] = index;
-                        noted[2 * notes++ + 1] = bits;
-                    } else if (length == AnnotationPresence.LIMIT.length && AnnotationPresence.equal(classFile, start)) {
-                        found |= ANNOTATED;
-                    }
-                    break;
-                case 7: case 8: case 16: case 19: case 20: // Class, String, MethodType, Module, Package
-                    at += 3;
-                    break;
-                case 15: // MethodHandle
-                    at += 4;
-                    break;
-                case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18:
-                    at += 5;
-                    break;
-                case 5: case 6: // Long, Double: two slots
-                    at += 9;
-                    index++;
-                    break;
-                default:
-                    return ENTRY_POINT | ANNOTATED;
+                    noted[2 * notes] = index;
+                    noted[2 * notes++ + 1] = bits;
+                } else if (length == AnnotationPresence.LIMIT.length && AnnotationPresence.equal(classFile, start)) {
+                    found |= ANNOTATED;
+                }
+                continue;
+            }
+            int length = ConstantPool.length(tag);
+            if (length == 0) {
+                return ENTRY_POINT | ANNOTATED;
+            }
+            at += length;
+            if (ConstantPool.isWide(tag)) {
+                index++;
             }
         }
         if (!named) {

@@ -57,28 +57,14 @@ final class EntryPointWeaver {
         return false;
     }
 
-    private static final class Visitor extends ClassVisitor {
+    private static final class Visitor extends AdviceWeavingVisitor {
 
         private final int targets;
-        private final Map<String, Integer> maxLocals;
-        private String owner;
-        private boolean frames;
-        private boolean isInterface;
         boolean changed;
 
         Visitor(ClassVisitor writer, int targets, Map<String, Integer> maxLocals) {
-            super(Opcodes.ASM9, writer);
+            super(writer, maxLocals);
             this.targets = targets;
-            this.maxLocals = maxLocals;
-        }
-
-        @Override
-        public void visit(int version, int access, String name, String signature, String superName,
-                String[] interfaces) {
-            this.owner = name;
-            this.frames = (version & 0xFFFF) >= Opcodes.V1_6;
-            this.isInterface = (access & Opcodes.ACC_INTERFACE) != 0;
-            super.visit(version, access, name, signature, superName, interfaces);
         }
 
         @Override

@@ -42,25 +42,13 @@ final class MethodSiteWeaver {
         return writer.toByteArray();
     }
 
-    private static final class Visitor extends ClassVisitor {
+    private static final class Visitor extends AdviceWeavingVisitor {
 
         private final Map<String, SiteToWeave> sites;
-        private final Map<String, Integer> maxLocals;
-        private String owner;
-        private boolean frames;
 
         Visitor(ClassVisitor writer, Map<String, SiteToWeave> sites, Map<String, Integer> maxLocals) {
-            super(Opcodes.ASM9, writer);
+            super(writer, maxLocals);
             this.sites = sites;
-            this.maxLocals = maxLocals;
-        }
-
-        @Override
-        public void visit(int version, int access, String name, String signature, String superName,
-                String[] interfaces) {
-            this.owner = name;
-            this.frames = (version & 0xFFFF) >= Opcodes.V1_6;
-            super.visit(version, access, name, signature, superName, interfaces);
         }
 
         @Override
