@@ -1,8 +1,7 @@
 package dev.limiter.agent.micronaut;
 
 import dev.limiter.agent.http.PermitRelease;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.Method;
+import dev.limiter.agent.http.PermitsProxy;
 
 /**
  * Netty's {@code ReferenceCounted} as a JDK proxy over the permits of one request, set as one of its attributes:
@@ -12,17 +11,18 @@ import java.lang.reflect.Method;
  * the interface with a class of its own; its class is made once per loader ({@link MicronautApi}). Only
  * {@code refCnt} and {@code release} are called: one count until released, none after.
  */
-final class RequestEnd implements InvocationHandler {
+final class RequestEnd extends PermitsProxy {
 
     private final PermitRelease release;
 
     RequestEnd(PermitRelease release) {
+        super("limiter permits of a Micronaut request");
         this.release = release;
     }
 
     @Override
-    public Object invoke(Object proxy, Method method, Object[] args) {
-        switch (method.getName()) {
+    protected Object call(Object proxy, String name, Object[] args) {
+        switch (name) {
             case "release": // release() and release(int): the permits go back once, however often asked
                 if (release != null) {
                     release.release();
@@ -30,15 +30,8 @@ final class RequestEnd implements InvocationHandler {
                 return Boolean.TRUE;
             case "refCnt":
                 return release == null || release.released() ? 0 : 1;
-            case "retain":
-            case "touch":
+            default: // retain, touch: the same object
                 return proxy;
-            case "equals":
-                return proxy == args[0];
-            case "hashCode":
-                return System.identityHashCode(proxy);
-            default:
-                return "limiter permits of a Micronaut request";
         }
     }
 }

@@ -1,8 +1,7 @@
 package dev.limiter.agent.servlet;
 
 import dev.limiter.agent.http.PermitRelease;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.Method;
+import dev.limiter.agent.http.PermitsProxy;
 
 /**
  * Gives back the concurrency permits of an asynchronous request when it really ends, not when its first
@@ -14,13 +13,14 @@ import java.lang.reflect.Method;
  * {@code onComplete}. When the application starts async again, the listener re-registers itself, as the
  * servlet specification requires. Only async requests that hold permits pay for this object.
  */
-final class AsyncRelease implements InvocationHandler {
+final class AsyncRelease extends PermitsProxy {
 
     private final PermitRelease permits;
     private final ServletApi api;
     private final Object request;
 
     private AsyncRelease(PermitRelease permits, ServletApi api, Object request) {
+        super("limiter permits of an async request");
         this.permits = permits;
         this.api = api;
         this.request = request;
@@ -41,22 +41,13 @@ final class AsyncRelease implements InvocationHandler {
     }
 
     @Override
-    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-        switch (method.getName()) {
+    protected Object call(Object proxy, String name, Object[] args) throws Throwable {
+        switch (name) {
             case "onComplete", "onError", "onTimeout" -> release();
             case "onStartAsync" -> {
                 if (!permits.released()) {
                     api.addAsyncListener(request, this);
                 }
-            }
-            case "hashCode" -> {
-                return System.identityHashCode(proxy);
-            }
-            case "equals" -> {
-                return proxy == args[0];
-            }
-            case "toString" -> {
-                return "limiter permits of an async request";
             }
             default -> {
                 // nothing else to do

@@ -1,8 +1,7 @@
 package dev.limiter.agent.vertx;
 
 import dev.limiter.agent.http.PermitRelease;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.Method;
+import dev.limiter.agent.http.PermitsProxy;
 
 /**
  * What a routing context's end handler does, behind a JDK proxy of the application's {@code io.vertx.core.Handler}
@@ -11,35 +10,21 @@ import java.lang.reflect.Method;
  * ends (response ended, failed, connection closed); the release is once-only anyway ({@link PermitRelease}).
  * Only requests that hold permits pay for this object and its proxy.
  */
-final class EndOfRequest implements InvocationHandler {
+final class EndOfRequest extends PermitsProxy {
 
     /** Null only for the instance that makes the proxy class once per loader. */
     private final PermitRelease release;
 
     EndOfRequest(PermitRelease release) {
+        super("limiter permits of a routed request");
         this.release = release;
     }
 
+    /** {@code handle(event)}: Handler has no other method. */
     @Override
-    public Object invoke(Object proxy, Method method, Object[] args) {
-        switch (method.getName()) {
-            case "handle" -> {
-                if (release != null) {
-                    release.release();
-                }
-            }
-            case "hashCode" -> {
-                return System.identityHashCode(proxy);
-            }
-            case "equals" -> {
-                return proxy == args[0];
-            }
-            case "toString" -> {
-                return "limiter permits of a routed request";
-            }
-            default -> {
-                // Handler has no other method
-            }
+    protected Object call(Object proxy, String name, Object[] args) {
+        if (release != null) {
+            release.release();
         }
         return null;
     }
