@@ -1,5 +1,6 @@
 package dev.limiter.agent.jmx;
 
+import dev.limiter.agent.diagnostics.UnloadedClasses;
 import dev.limiter.agent.method.AnnotatedRules;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.Outcome;
@@ -172,6 +173,11 @@ final class RuleControl implements RuleMXBean {
         RuleStats stats = rule().stats();
         return stats.allowed().sum() == 0 && stats.rejected().sum() == 0 && stats.wouldReject().sum() == 0
                 && stats.exempt().sum() == 0 && stats.errors().sum() == 0;
+    }
+
+    @Override
+    public boolean isNoClassLoaded() {
+        return UnloadedClasses.isUnloaded(id);
     }
 
     @Override

@@ -96,6 +96,13 @@ public interface RuleMXBean {
      */
     boolean isNeverMatched();
 
+    /**
+     * True for a {@code method:} or {@code jaxrs:} rule of the file whose class glob matched no loaded class at
+     * the last check ({@code limiter.classCheck.delay} after start and after each reload; logged once as a
+     * warning naming the nearest loaded class): it limits nothing until that class loads. False for other rules.
+     */
+    boolean isNoClassLoaded();
+
     /** Calls admitted with a wait ({@code on-limit: wait}): their permit was reserved for a later time. */
     long getWaited();
 

@@ -18,6 +18,7 @@ import dev.limiter.agent.servlet.ServletWarmUp;
 import dev.limiter.agent.store.RedisLimiterFactory;
 import dev.limiter.agent.store.StoreRetention;
 import dev.limiter.agent.weave.LimiterTransformer;
+import dev.limiter.agent.weave.ClassNameCheck;
 import dev.limiter.agent.weave.Reweaver;
 import dev.limiter.agent.weave.WeaverWarmUp;
 import dev.limiter.bootstrap.LimiterBridge;
@@ -247,6 +248,7 @@ public final class Startup {
     private void run(RuleSetHolder holder) {
         holder.addListener(new ReloadLog(log));
         holder.addListener(new Reweaver(holder, inst, errors));
+        ClassNameCheck.start(holder, inst, LOGGER);
         if (FlightRecorderSupport.AVAILABLE) {
             holder.addListener(FlightEvents.reloads(holder));
             RedisStoreStats.failureListener(FlightEvents.storeFailures());
