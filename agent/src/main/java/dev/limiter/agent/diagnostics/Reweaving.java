@@ -40,6 +40,20 @@ public final class Reweaving {
         return line;
     }
 
+    /**
+     * A late attach at {@code attachMillis} has woven the loaded classes its method rules name ({@code classes}
+     * in all): they are in force from now. Returns the line that says so.
+     */
+    public static String attached(long attachMillis, int classes) {
+        long now = System.currentTimeMillis();
+        String line = "the method rules of the late attach at " + Instant.ofEpochMilli(attachMillis) + " are in force"
+                + " after " + Math.max(0, now - attachMillis) + " ms (" + classes + (classes == 1 ? " class" : " classes")
+                + " woven)";
+        last = line;
+        PENDING.decrementAndGet();
+        return line;
+    }
+
     /** {@code in force}, or {@code pending since <instant>} while loaded classes are being re-woven. */
     public static String state() {
         return PENDING.get() > 0 ? "pending since " + Instant.ofEpochMilli(pendingSinceMillis) : "in force";

@@ -2,6 +2,7 @@ package dev.limiter.agent.startup;
 
 import dev.limiter.agent.diagnostics.AgentVersion;
 import dev.limiter.agent.diagnostics.Diagnostics;
+import dev.limiter.agent.diagnostics.Reweaving;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.entry.EntryPoint;
 import dev.limiter.agent.entry.EntryWiring;
@@ -114,11 +115,16 @@ public final class Startup {
         // strict stops the JVM on bad rules before the application starts; a late attach weaves the loaded classes
         // the rules name at installation. Otherwise the application's start does not wait for the parse.
         if (args.strict() || (attached && file.mayNameClasses())) {
+            // a late attach: method rules hold from agentmain's return, once the loaded classes they name are woven
+            long attachMillis = attached ? Reweaving.pending(System.currentTimeMillis()) : 0;
             RuleSetHolder holder = parse();
             long parsed = System.nanoTime();
             limit(holder, null);
             weave(holder, true, null);
             long woven = System.nanoTime();
+            if (attached) {
+                log.info("limiter: " + Reweaving.attached(attachMillis, Diagnostics.wovenClasses()));
+            }
             Diagnostics.startupTimes((parsed - started) / 1_000_000, (woven - parsed) / 1_000_000,
                     (woven - started) / 1_000_000);
             run(holder);

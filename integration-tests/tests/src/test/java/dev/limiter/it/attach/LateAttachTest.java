@@ -75,4 +75,52 @@ class LateAttachTest {
             rules.delete();
         }
     }
+
+    private static final String METHOD_RULES = """
+            version: 1
+            rules:
+              - id: api-method
+                match: { method: { class: dev.limiter.it.app.ApiServlet, method: doGet } }
+                limit: 2
+                window: 1h
+            """;
+
+    /**
+     * A method rule naming a class loaded before the attach: the attach returns once that class is re-woven, says
+     * so in the log with the time it took, and every call after it is checked (exactly 2 of a tight loop pass; the
+     * rest throw, which the container answers with 500).
+     */
+    @Test
+    void aMethodRuleIsInForceWhenTheAttachReturnsAndSaysSo() throws Exception {
+        RulesFile rules = RulesFile.create("rules.yml");
+        rules.write(METHOD_RULES);
+        String marker = AttachedJmx.newMarker();
+        ForkedServer server = SERVERS.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, "LateAttachTest-method",
+                List.of(AttachedJmx.markerOption(marker), "-XX:+IgnoreUnrecognizedVMOptions",
+                        "-XX:+EnableDynamicAgentLoading")));
+        try {
+            HttpApi http = server.http();
+            for (int i = 0; i < 3; i++) {
+                assertThat(http.status("/api/items/before")).as("no agent yet").isEqualTo(200);
+            }
+
+            VirtualMachine vm = VirtualMachine.attach(Long.toString(AttachedJmx.pidOf(marker)));
+            try {
+                vm.loadAgent(Agent.jar().toString(), "rules=" + rules.path());
+            } finally {
+                vm.detach();
+            }
+            // loadAgent returned: agentmain has woven the loaded servlet; no call from here on goes unchecked
+            List<Integer> statuses = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                statuses.add(http.status("/api/items/after"));
+            }
+            assertThat(statuses).containsExactly(200, 200, 500, 500, 500, 500);
+            server.awaitOutput("the method rules of the late attach at \\S+ are in force after \\d+ ms \\([1-9]\\d*"
+                    + " class(es)? woven\\)", Duration.ofSeconds(30));
+        } finally {
+            server.close();
+            rules.delete();
+        }
+    }
 }
