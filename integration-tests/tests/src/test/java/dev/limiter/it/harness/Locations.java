@@ -6,12 +6,12 @@ import java.nio.file.Path;
  * Where things are, from the system properties the tests module's surefire configuration sets; the defaults
  * make the tests runnable from an IDE whose working directory is {@code integration-tests/tests}.
  */
-final class Locations {
+public final class Locations {
 
     private Locations() {
     }
 
-    static Path java() {
+    public static Path java() {
         String jvm = System.getProperty("limiter.test.jvm", "");
         return jvm.isBlank() ? Path.of(System.getProperty("java.home"), "bin", "java") : Path.of(jvm);
     }
@@ -24,7 +24,7 @@ final class Locations {
         return absolute("limiter.it.apps", "../apps");
     }
 
-    static Path logs() {
+    public static Path logs() {
         return absolute("limiter.it.logs", "target/it-logs");
     }
 
