@@ -47,7 +47,8 @@ public final class Reweaving {
     public static String attached(long attachMillis, int classes) {
         long now = System.currentTimeMillis();
         String line = "the method rules of the late attach at " + Instant.ofEpochMilli(attachMillis) + " are in force"
-                + " after " + Math.max(0, now - attachMillis) + " ms (" + classes + (classes == 1 ? " class" : " classes")
+                + " after " + Math.max(0, now - attachMillis) + " ms (" + classes
+                + (classes == 1 ? " class" : " classes")
                 + " woven)";
         last = line;
         PENDING.decrementAndGet();

@@ -97,9 +97,11 @@ final class MicronautApi extends HttpServerApi {
         h[PEER] = ErasedHandles.inetPeer(
                 lookup.findVirtual(request, "getRemoteAddress", MethodType.methodType(InetSocketAddress.class)));
         h[PEER_TEXT] = ErasedHandles.inetPeerText();
-        h[SET_ATTRIBUTE] = lookup.findVirtual(request, "setAttribute", MethodType.methodType(request, CharSequence.class,
-                Object.class)).asType(MethodType.methodType(Object.class, Object.class, String.class, Object.class));
-        h[NEW_RESPONSE] = lookup.findStatic(response, "status", MethodType.methodType(mutable, int.class, String.class));
+        h[SET_ATTRIBUTE] = lookup.findVirtual(request, "setAttribute",
+                MethodType.methodType(request, CharSequence.class, Object.class))
+                .asType(MethodType.methodType(Object.class, Object.class, String.class, Object.class));
+        h[NEW_RESPONSE] = lookup.findStatic(response, "status",
+                MethodType.methodType(mutable, int.class, String.class));
         h[ADD_HEADER] = lookup.findVirtual(mutable, "header", MethodType.methodType(mutable, CharSequence.class,
                 CharSequence.class)).asType(MethodType.methodType(Object.class, Object.class, String.class,
                 String.class));
@@ -107,7 +109,8 @@ final class MicronautApi extends HttpServerApi {
         h[JUST] = lookup.findStatic(flow, "just", MethodType.methodType(flow, Object.class));
         h[MAP] = lookup.findVirtual(flow, "map", MethodType.methodType(flow, Function.class));
         // withHeaders: the response a flow yields, made mutable (a no-op for Micronaut's own responses)
-        h[ADD_HEADER] = MethodHandles.filterArguments(h[ADD_HEADER], 0, lookup.findVirtual(response, "toMutableResponse",
+        h[ADD_HEADER] = MethodHandles.filterArguments(h[ADD_HEADER], 0, lookup.findVirtual(response,
+                "toMutableResponse",
                 MethodType.methodType(mutable)).asType(MethodType.methodType(Object.class, Object.class)));
         Class<?> proxy = Proxy.newProxyInstance(loader, new Class<?>[] {referenceCounted}, new RequestEnd(null))
                 .getClass();

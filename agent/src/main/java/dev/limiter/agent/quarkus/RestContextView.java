@@ -84,9 +84,11 @@ public final class RestContextView extends RequestView {
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
         MethodType objectToString = MethodType.methodType(String.class, Object.class);
         MethodType objectStringToString = MethodType.methodType(String.class, Object.class, String.class);
-        h[HEADER] = lookup.findVirtual(context, "getRequestHeader", MethodType.methodType(String.class, CharSequence.class))
+        h[HEADER] = lookup.findVirtual(context, "getRequestHeader",
+                        MethodType.methodType(String.class, CharSequence.class))
                 .asType(objectStringToString);
-        h[HEADER_LINES] = lookup.findVirtual(context, "getAllRequestHeaders", MethodType.methodType(List.class, String.class))
+        h[HEADER_LINES] = lookup.findVirtual(context, "getAllRequestHeaders",
+                        MethodType.methodType(List.class, String.class))
                 .asType(MethodType.methodType(List.class, Object.class, String.class));
         h[PARAMETER] = lookup.findVirtual(context, "getQueryParam", MethodType.methodType(String.class, String.class))
                 .asType(objectStringToString);
@@ -100,7 +102,8 @@ public final class RestContextView extends RequestView {
                 lookup.findVirtual(request, "connection", MethodType.methodType(connection))),
                 lookup.findVirtual(connection, "remoteAddress", MethodType.methodType(address)))
                 .asType(MethodType.methodType(Object.class, Object.class));
-        h[PEER_TEXT] = lookup.findVirtual(address, "hostAddress", MethodType.methodType(String.class)).asType(objectToString);
+        h[PEER_TEXT] = lookup.findVirtual(address, "hostAddress", MethodType.methodType(String.class))
+                .asType(objectToString);
         return true;
     }
 

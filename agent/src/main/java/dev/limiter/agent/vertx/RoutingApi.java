@@ -97,7 +97,8 @@ final class RoutingApi extends HttpServerApi {
                 lookup.findVirtual(response, "setStatusCode", MethodType.methodType(response, int.class)));
         h[SET_HEADER] = onRequest(toResponse, lookup.findVirtual(response, "putHeader",
                 MethodType.methodType(response, String.class, String.class)));
-        h[END_WITH] = onRequest(toResponse, lookup.findVirtual(response, "end", MethodType.methodType(future, String.class)));
+        h[END_WITH] = onRequest(toResponse,
+                lookup.findVirtual(response, "end", MethodType.methodType(future, String.class)));
         h[END] = onRequest(toResponse, lookup.findVirtual(response, "end", MethodType.methodType(future)));
         h[COMMITTED] = onRequest(toResponse,
                 lookup.findVirtual(response, "headWritten", MethodType.methodType(boolean.class)));

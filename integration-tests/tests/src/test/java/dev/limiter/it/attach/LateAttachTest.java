@@ -43,22 +43,14 @@ class LateAttachTest {
         RulesFile rules = RulesFile.create("rules.yml");
         rules.write(RULES);
         String marker = AttachedJmx.newMarker();
-        // Java 21+ warns about (and will one day refuse) agents loaded into a running JVM unless it allows them
-        ForkedServer server = SERVERS.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, "LateAttachTest-server",
-                List.of(AttachedJmx.markerOption(marker), "-XX:+IgnoreUnrecognizedVMOptions",
-                        "-XX:+EnableDynamicAgentLoading")));
+        ForkedServer server = start("LateAttachTest-server", marker);
         try {
             HttpApi http = server.http();
             for (int i = 0; i < 5; i++) {
                 assertThat(http.status("/api/items/before")).as("no agent yet").isEqualTo(200);
             }
 
-            VirtualMachine vm = VirtualMachine.attach(Long.toString(AttachedJmx.pidOf(marker)));
-            try {
-                vm.loadAgent(Agent.jar().toString(), "rules=" + rules.path());
-            } finally {
-                vm.detach();
-            }
+            attach(marker, rules);
             server.awaitOutput(Pattern.quote("started: rules " + rules.path() + ", 1 rule"), Duration.ofSeconds(60));
 
             List<Integer> statuses = new ArrayList<>();
@@ -95,21 +87,14 @@ class LateAttachTest {
         RulesFile rules = RulesFile.create("rules.yml");
         rules.write(METHOD_RULES);
         String marker = AttachedJmx.newMarker();
-        ForkedServer server = SERVERS.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, "LateAttachTest-method",
-                List.of(AttachedJmx.markerOption(marker), "-XX:+IgnoreUnrecognizedVMOptions",
-                        "-XX:+EnableDynamicAgentLoading")));
+        ForkedServer server = start("LateAttachTest-method", marker);
         try {
             HttpApi http = server.http();
             for (int i = 0; i < 3; i++) {
                 assertThat(http.status("/api/items/before")).as("no agent yet").isEqualTo(200);
             }
 
-            VirtualMachine vm = VirtualMachine.attach(Long.toString(AttachedJmx.pidOf(marker)));
-            try {
-                vm.loadAgent(Agent.jar().toString(), "rules=" + rules.path());
-            } finally {
-                vm.detach();
-            }
+            attach(marker, rules);
             // loadAgent returned: agentmain has woven the loaded servlet; no call from here on goes unchecked
             List<Integer> statuses = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
@@ -121,6 +106,22 @@ class LateAttachTest {
         } finally {
             server.close();
             rules.delete();
+        }
+    }
+
+    /** A Jetty 12 server without the agent; Java 21+ warns about agents loaded later unless it allows them. */
+    private static ForkedServer start(String name, String marker) {
+        return SERVERS.track(ForkedServer.start(TestApp.JETTY12_JAKARTA, name, List.of(AttachedJmx.markerOption(marker),
+                "-XX:+IgnoreUnrecognizedVMOptions", "-XX:+EnableDynamicAgentLoading")));
+    }
+
+    /** Loads the agent into the server marked {@code marker}, as any tool does; returns when agentmain has. */
+    private static void attach(String marker, RulesFile rules) throws Exception {
+        VirtualMachine vm = VirtualMachine.attach(Long.toString(AttachedJmx.pidOf(marker)));
+        try {
+            vm.loadAgent(Agent.jar().toString(), "rules=" + rules.path());
+        } finally {
+            vm.detach();
         }
     }
 }
