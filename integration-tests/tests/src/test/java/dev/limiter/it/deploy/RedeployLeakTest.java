@@ -62,8 +62,9 @@ class RedeployLeakTest {
             String withAgent = run("RedeployLeakTest-agent", List.of("-Dlimiter.debug=true",
                     "-Dlimiter.jmx.delay=1", Agent.option(rules.path())), rules.path().toString());
             assertNoLeak(withAgent);
+            // a reload may also re-weave the servlet of the loader deployed at that moment
             assertThat(count(withAgent, "woven dev.limiter.it.app.ApiServlet")).as("woven in every new loader")
-                    .isEqualTo(CYCLES);
+                    .isGreaterThanOrEqualTo(CYCLES);
             assertThat(count(withAgent, "REJECTED 1")).as("each cycle was limited").isEqualTo(CYCLES);
             assertThat(withAgent).contains("reloaded rules");
         } finally {
