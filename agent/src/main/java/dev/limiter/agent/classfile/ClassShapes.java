@@ -33,7 +33,12 @@ public final class ClassShapes {
     /** Deeper than any real hierarchy; stops a malformed cyclic one. */
     private static final int MAX_DEPTH = 64;
     private static final ClassShape ABSENT = new ClassShape("", 0, null, List.of(), List.of(), List.of());
-    private static final int PARSING = ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES;
+    /**
+     * No code, no frames; debug attributes are read, because ASM counts the parameter names ({@code -parameters},
+     * {@code MethodParameters}) among them, and Quarkus REST binds path parameters by name. Without the code the
+     * rest of the debug information (line and local-variable tables live in the code attribute) is skipped anyway.
+     */
+    private static final int PARSING = ClassReader.SKIP_CODE | ClassReader.SKIP_FRAMES;
 
     private final ClassLoader loader;
     private final Map<String, ClassShape> shapes = new HashMap<>();
@@ -209,8 +214,14 @@ public final class ClassShapes {
             }
             List<AnnotationShape> own = new ArrayList<>(0);
             List<List<AnnotationShape>> onParameters = new ArrayList<>(0);
-            methods.add(new MethodShape(name, descriptor, access, thrown, own, onParameters));
+            List<String> parameterNames = new ArrayList<>(0);
+            methods.add(new MethodShape(name, descriptor, access, thrown, own, onParameters, parameterNames));
             return new MethodVisitor(ClassReaders.API) {
+                @Override
+                public void visitParameter(String parameter, int parameterAccess) {
+                    parameterNames.add(parameter);
+                }
+
                 @Override
                 public AnnotationVisitor visitAnnotation(String annotation, boolean visible) {
                     return annotation(annotation, visible, own);

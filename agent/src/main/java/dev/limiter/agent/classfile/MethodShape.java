@@ -14,9 +14,12 @@ import net.bytebuddy.jar.asm.Type;
  * @param exceptions           binary names of the exceptions it declares
  * @param annotations          its runtime-visible annotations
  * @param parameterAnnotations the runtime-visible annotations of each parameter, by index
+ * @param parameterNames       the parameters' names, by index, when the class file has them (compiled with
+ *                             {@code -parameters}, as Quarkus builds are); else empty
  */
 public record MethodShape(String name, String descriptor, int access, List<String> exceptions,
-        List<AnnotationShape> annotations, List<List<AnnotationShape>> parameterAnnotations) {
+        List<AnnotationShape> annotations, List<List<AnnotationShape>> parameterAnnotations,
+        List<String> parameterNames) {
 
     /** A method with a name, not a constructor or type initialiser. */
     public boolean isMethod() {
@@ -73,6 +76,11 @@ public record MethodShape(String name, String descriptor, int access, List<Strin
     /** The annotations of parameter {@code index} (none for a parameter the class file says nothing about). */
     public List<AnnotationShape> annotationsOf(int index) {
         return index < parameterAnnotations.size() ? parameterAnnotations.get(index) : List.of();
+    }
+
+    /** The name of parameter {@code index} as compiled with {@code -parameters}, or null if the file has none. */
+    public String parameterName(int index) {
+        return index < parameterNames.size() ? parameterNames.get(index) : null;
     }
 
     private boolean has(int flag) {

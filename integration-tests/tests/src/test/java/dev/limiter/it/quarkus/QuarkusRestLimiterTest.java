@@ -201,6 +201,18 @@ class QuarkusRestLimiterTest {
         assertThat(attribute("by-param", "Errors")).isZero();
     }
 
+    /** Quarkus REST binds a path parameter by name, without {@code @PathParam}: it is a path parameter too. */
+    @Test
+    void aPathParameterBoundByNameIsAKey() {
+        HttpResponse<String> alice = http.get("/api/greet/alice");
+        assertThat(alice.statusCode()).as(describe(alice)).isEqualTo(200);
+        assertThat(alice.body()).isEqualTo("greet alice");
+        assertRejected(http.get("/api/greet/alice"), "by-name", 3600);
+        assertThat(http.status("/api/greet/bob")).as("another key").isEqualTo(200);
+        assertThat(attribute("by-name", "Errors")).isZero();
+        assertThat(server.output()).doesNotContain("rule by-name keys on");
+    }
+
     @Test
     void aResourceOnTheEventLoopIsKeyedAndRejectedThere() {
         HttpResponse<String> first = http.get("/api/fast", "X-Api-Key", "carol");

@@ -9,7 +9,7 @@ package dev.limiter.it.quarkus;
 record QuarkusScenarioRules(String trustedProxies, int reloadLimit, String dryMode) {
 
     static final String RESPONSE_CONTENT_TYPE = "application/problem+json";
-    static final int RULE_COUNT = 11;
+    static final int RULE_COUNT = 12;
     static final String RESOURCE = "dev.limiter.it.app.quarkus.LimitedResource";
 
     static QuarkusScenarioRules initial() {
@@ -82,6 +82,11 @@ record QuarkusScenarioRules(String trustedProxies, int reloadLimit, String dryMo
                     key: principal
                     on-error: reject
                     limit: 100
+                    window: 1h
+                  - id: by-name
+                    match: { jaxrs: { class: %4$s, method: greet } }
+                    key: path-param:name
+                    limit: 1
                     window: 1h
                   - id: held
                     match: { jaxrs: { class: %4$s, method: hold } }

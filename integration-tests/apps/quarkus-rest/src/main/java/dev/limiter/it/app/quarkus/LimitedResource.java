@@ -91,6 +91,13 @@ public class LimitedResource {
     }
 
     /** Blocks its worker until the test opens {@code gate} ({@code /app/release}). */
+    /** No {@code @PathParam}: Quarkus REST binds {@code name} by its name in the template. */
+    @GET
+    @Path("/greet/{name}")
+    public String greet(String name) {
+        return AppState.handled("greet " + name);
+    }
+
     @GET
     @Path("/hold")
     public String hold(@QueryParam("gate") String gate) throws InterruptedException {
