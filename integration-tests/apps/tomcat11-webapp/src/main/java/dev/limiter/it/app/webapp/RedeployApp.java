@@ -1,60 +1,24 @@
 package dev.limiter.it.app.webapp;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.ref.WeakReference;
-import java.net.URI;
+import dev.limiter.it.support.RedeployCycles;
 import java.net.URISyntaxException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
 import org.apache.catalina.Context;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
 
 /**
- * Deploys the exploded WAR {@code target/webapp} at {@code /app}, exercises it, undeploys it, {@code cycles} times
- * in one embedded Tomcat 11, keeping only a weak reference to each undeployed web application's class loader:
- * {@code main(cycles, [rulesFile])}. Each cycle sends requests until one is answered 429 (when the agent has a rule
- * for them), rewrites the rules file if one is given (a live reload: the limit changes each cycle) and reads every
- * {@code dev.limiter} MBean's attributes. At the end it collects garbage until every loader is gone or a minute
- * ({@code -Dredeploy.patience=SECONDS}) has passed, and prints
- * {@code CYCLES <n> LOADERS LEFT <k> METASPACE <after first cycle> <at the end> KiB}. With
- * {@code -Dredeploy.dump=PATH} it then writes a heap dump for a leak to be read; {@code -Dredeploy.leak=true} keeps
- * every loader on purpose: the harness's own proof that it sees a leak.
+ * {@link RedeployCycles} in one embedded Tomcat 11: the exploded WAR {@code target/webapp} deployed at {@code /app}
+ * and undeployed {@code cycles} times: {@code main(cycles, [rulesFile])}. The class path must add
+ * {@code limiter-it-app-support} (the WAR has its own copy, which its servlets use).
  */
 public final class RedeployApp {
-
-    private static final String RULES = """
-            version: 1
-            rules:
-              - id: items
-                match: { http: { path: /api/items/** } }
-                key: ip
-                limit: %d
-                window: 1h
-              - id: api-method
-                match: { method: { class: dev.limiter.it.app.ApiServlet, method: doGet } }
-                limit: 100000
-                window: 1h
-            """;
-
-    /** With {@code -Dredeploy.leak=true}: what a leak looks like, each undeployed loader kept on purpose. */
-    private static final List<ClassLoader> LEAKED = new ArrayList<>();
 
     private RedeployApp() {
     }
 
     public static void main(String[] args) throws Exception {
-        int cycles = Integer.parseInt(args[0]);
-        Path rules = args.length > 1 ? Path.of(args[1]) : null;
         Path base = Files.createTempDirectory("limiter-it-redeploy");
         Files.createDirectories(base.resolve("webapps"));
         Tomcat tomcat = new Tomcat();
@@ -63,89 +27,30 @@ public final class RedeployApp {
         tomcat.setAddDefaultWebXmlToWebapp(false);
         Connector connector = tomcat.getConnector();
         tomcat.start();
-        HttpClient client = HttpClient.newHttpClient();
-        List<WeakReference<ClassLoader>> loaders = new ArrayList<>();
-        long metaspaceAfterFirst = 0;
-        for (int cycle = 0; cycle < cycles; cycle++) {
-            Context context = tomcat.addWebapp("/app", webappDirectory().toString());
-            loaders.add(new WeakReference<>(context.getLoader().getClassLoader()));
-            if (Boolean.getBoolean("redeploy.leak")) {
-                LEAKED.add(context.getLoader().getClassLoader());
+        Path webapp = webappDirectory();
+        RedeployCycles.run(new RedeployCycles.Container() {
+            private Context context;
+
+            @Override
+            public ClassLoader deploy() {
+                context = tomcat.addWebapp("/app", webapp.toString());
+                return context.getLoader().getClassLoader();
             }
-            String url = "http://127.0.0.1:" + connector.getLocalPort() + "/app/api/items/" + cycle;
-            int rejections = 0;
-            for (int i = 0; i < 20 && rejections == 0; i++) {
-                HttpResponse<Void> response = client.send(HttpRequest.newBuilder(URI.create(url)).build(),
-                        HttpResponse.BodyHandlers.discarding());
-                if (response.statusCode() == 429) {
-                    rejections++;
-                }
+
+            @Override
+            public void undeploy() throws Exception {
+                tomcat.getHost().removeChild(context);
+                context.destroy();
+                context = null;
             }
-            if (rules != null) {
-                Files.writeString(rules, String.format(RULES, 3 + cycle % 2));
+
+            @Override
+            public int port() {
+                return connector.getLocalPort();
             }
-            readMBeans();
-            System.out.println("CYCLE " + cycle + " REJECTED " + rejections);
-            tomcat.getHost().removeChild(context);
-            context.destroy();
-            if (cycle == 0) {
-                collect();
-                metaspaceAfterFirst = metaspaceKiB();
-            }
-        }
-        int left = loaders.size();
-        long deadline = System.nanoTime() + Long.getLong("redeploy.patience", 60) * 1_000_000_000L;
-        while (left > 0 && System.nanoTime() < deadline) {
-            collect();
-            left = 0;
-            for (WeakReference<ClassLoader> loader : loaders) {
-                if (loader.get() != null) {
-                    left++;
-                }
-            }
-        }
-        System.out.println("CYCLES " + cycles + " LOADERS LEFT " + left + " METASPACE " + metaspaceAfterFirst + " "
-                + metaspaceKiB() + " KiB");
-        String dump = System.getProperty("redeploy.dump");
-        if (left > 0 && dump != null) {
-            ManagementFactory.newPlatformMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
-                    "com.sun.management:type=HotSpotDiagnostic", com.sun.management.HotSpotDiagnosticMXBean.class)
-                    .dumpHeap(dump, true);
-        }
-        System.out.flush();
+        }, Integer.parseInt(args[0]), args.length > 1 ? Path.of(args[1]) : null);
         tomcat.stop();
         tomcat.destroy();
-    }
-
-    /** Reads every attribute of every limiter MBean, as a monitoring tool would. */
-    private static void readMBeans() throws Exception {
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        Set<ObjectName> names = server.queryNames(new ObjectName("dev.limiter:*"), null);
-        for (ObjectName name : names) {
-            for (var attribute : server.getMBeanInfo(name).getAttributes()) {
-                try {
-                    server.getAttribute(name, attribute.getName());
-                } catch (Exception unreadable) {
-                    // an attribute that fails to read is not what this harness looks at
-                }
-            }
-        }
-    }
-
-    private static void collect() throws InterruptedException {
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(100);
-        }
-    }
-
-    private static long metaspaceKiB() {
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getName().equals("Metaspace")) {
-                return pool.getUsage().getUsed() / 1024;
-            }
-        }
-        return -1;
     }
 
     private static Path webappDirectory() throws URISyntaxException {
