@@ -128,29 +128,22 @@ public final class Decider {
     private static int reserve(Rule rule, KeyedLimiter limiter, String key, long cost, Policy policy, Call call) {
         long[] out = call.out;
         RuleStats stats = rule.stats();
-        if (!call.parksAfterDecision() || !Waiting.mayPark()) {
-            // an adapter or a thread that must not block (WebFlux, an event loop): only a permit free now, reserved
-            // with no wait, so pending waits stay in order
-            if (limiter.reserve(key, cost, 0, out) < 0) {
-                stats.waitRefused().increment();
-                return ~0;
-            }
-            return 0;
+        if (limiter.reserve(key, cost, 0, out) >= 0) {
+            return 0; // a permit free now: the waiter gauge is never touched on this path
         }
-        long wait = limiter.reserve(key, cost, policy.maxWaitNanos(), out);
-        if (wait < 0) {
+        if (!call.parksAfterDecision() || !Waiting.mayPark() || !stats.enterWaiting(policy.maxWaiters())) {
+            // an adapter or a thread that must not block (WebFlux, an event loop), or every waiter slot taken:
+            // rejected before reserving any later time, so no concurrent caller is refused for a reservation
+            // given back an instant later, and pending waits stay in order
+            stats.waitRefused().increment();
             return ~0;
         }
-        if (wait > 0) {
-            if (!stats.enterWaiting(policy.maxWaiters())) { // every waiter slot is taken: give the time back
-                limiter.refund(key, cost, out[Outcome.STAMP]);
-                long millis = (wait + 999_999) / 1_000_000;
-                Outcome.reject(out, 0, out[Outcome.RESET_EPOCH_SECONDS] * 1000, millis, out[Outcome.LIMIT]);
-                stats.waitRefused().increment();
-                return ~0;
-            }
-            call.reserved(limiter, key, cost, out[Outcome.STAMP], wait, rule);
+        long wait = limiter.reserve(key, cost, policy.maxWaitNanos(), out);
+        if (wait <= 0) {
+            stats.leaveWaiting(); // beyond max-wait (rejected), or a permit came free meanwhile
+            return wait < 0 ? ~0 : 0;
         }
+        call.reserved(limiter, key, cost, out[Outcome.STAMP], wait, rule);
         return 0;
     }
 

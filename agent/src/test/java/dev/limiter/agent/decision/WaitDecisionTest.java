@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The decision of rules that wait ({@code on-limit: wait}), with real rules on a frozen clock: waits in order,
- * {@code max-waiters} bounding the calls waiting at once (a refused call gives its time back), fixed windows
+ * {@code max-waiters} bounding the calls waiting at once (a refused call reserves nothing), fixed windows
  * refunding into the window they reserved, and event-loop threads that never wait.
  */
 class WaitDecisionTest {
@@ -83,7 +83,7 @@ class WaitDecisionTest {
     }
 
     @Test
-    void maxWaitersBoundsTheCallsWaitingAtOnceAndARefusedCallGivesItsTimeBack() throws Exception {
+    void maxWaitersBoundsTheCallsWaitingAtOnceAndARefusedCallReservesNothing() throws Exception {
         Rule rule = rule("    match: { http: { path: /a } }\n    strategy: token-bucket\n    limit: 1\n    window: 1s\n"
                 + "    on-limit: wait\n    max-wait: 10s\n    max-waiters: 2\n");
         assertThat(admitted(rule).waitNanos).isZero();
@@ -100,7 +100,7 @@ class WaitDecisionTest {
         assertThat(rule.stats().rejected().sum()).isEqualTo(1);
         assertThat(rule.stats().waiting()).isEqualTo(2);
 
-        first.clearReservations(); // its wait ended: its slot is free, and the refused call's 3 s went back
+        first.clearReservations(); // its wait ended: its slot is free; the refused call took no time
         assertThat(rule.stats().waiting()).isEqualTo(1);
         KeyedCall third = admitted(rule);
         assertThat(third.waitNanos).isEqualTo(3000 * MS);
@@ -109,6 +109,55 @@ class WaitDecisionTest {
         second.refundReservations(); // interrupted: its slot and its waiter place come back
         third.clearReservations();
         assertThat(rule.stats().waiting()).isZero();
+    }
+
+    /**
+     * Many calls at once on a frozen clock: one takes the free permit, exactly {@code max-waiters} wait, every
+     * other is refused for the full gauge. None is refused for a wait beyond {@code max-wait}, which a
+     * reservation given back an instant later would cause, were it visible to the others.
+     */
+    @Test
+    void concurrentCallsBeyondMaxWaitersAreAllRefusedForTheGaugeNeverForMaxWait() throws Exception {
+        int threads = 16;
+        int waiters = 3;
+        for (int round = 0; round < 200; round++) {
+            // the 4th waiter would wait 4 s, within max-wait: only the gauge can refuse it
+            Rule rule = rule("    match: { http: { path: /a } }\n    strategy: token-bucket\n    limit: 1\n"
+                    + "    window: 1s\n    on-limit: wait\n    max-wait: 5s\n    max-waiters: " + waiters + "\n");
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+            java.util.concurrent.atomic.AtomicInteger atOnce = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.List<Thread> started = new java.util.ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                Thread thread = new Thread(() -> {
+                    KeyedCall call = new KeyedCall();
+                    try {
+                        start.await();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                    if (decider.decide(new Rule[] {rule}, 1, call) != null) {
+                        refused.incrementAndGet();
+                    } else if (call.waitNanos == 0) {
+                        atOnce.incrementAndGet();
+                    } else {
+                        waiting.incrementAndGet(); // keeps its slot: the wait has not ended
+                    }
+                });
+                thread.start();
+                started.add(thread);
+            }
+            for (Thread thread : started) {
+                thread.join();
+            }
+            assertThat(new int[] {atOnce.get(), waiting.get(), refused.get()}).as("round %d", round)
+                    .containsExactly(1, waiters, threads - 1 - waiters);
+            assertThat(rule.stats().waitRefused().sum()).as("round %d", round).isEqualTo(threads - 1 - waiters);
+            assertThat(rule.stats().waiting()).isEqualTo(waiters);
+            holder.close();
+            holder = null;
+        }
     }
 
     @Test
