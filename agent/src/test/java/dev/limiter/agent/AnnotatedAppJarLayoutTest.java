@@ -2,7 +2,7 @@ package dev.limiter.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
+import dev.limiter.agent.testing.PackagedAgent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,18 +28,6 @@ class AnnotatedAppJarLayoutTest {
     @TempDir
     Path dir;
 
-    private static String agentJar() {
-        return new File(System.getProperty("limiter.agent.jar", "target/limiter.jar")).getAbsolutePath();
-    }
-
-    private static String java() {
-        return ProcessHandle.current().info().command().orElse("java");
-    }
-
-    private static String testClasses() {
-        return System.getProperty("basedir", ".") + "/target/test-classes";
-    }
-
     private record Result(int exit, String out, String err) {
     }
 
@@ -55,8 +43,8 @@ class AnnotatedAppJarLayoutTest {
     @Test
     void annotationsWorkWithoutARulesFileAndAFileThatAppearsOverridesThemUntilItDropsTheRule() throws Exception {
         Path rules = dir.resolve("rules.yml");
-        Result result = run(List.of(java(), "-javaagent:" + agentJar() + "=rules=" + rules,
-                "-Dlimiter.jmx.delay=0ms", "-cp", testClasses(), "annotest.AnnotationProbe", rules.toString()));
+        Result result = run(List.of(PackagedAgent.java(), "-javaagent:" + PackagedAgent.jar() + "=rules=" + rules,
+                "-Dlimiter.jmx.delay=0ms", "-cp", PackagedAgent.testClasses(), "annotest.AnnotationProbe", rules.toString()));
         assertThat(result.exit()).as(result.out() + result.err()).isZero();
         assertThat(result.out()).doesNotContain("timeout=").contains(
                 "send admitted=2\n",
@@ -89,7 +77,7 @@ class AnnotatedAppJarLayoutTest {
                     limit: 3
                     window: 1h
                 """);
-        Result result = run(List.of(java(), "-jar", agentJar(), "validate", "--classpath", testClasses(),
+        Result result = run(List.of(PackagedAgent.java(), "-jar", PackagedAgent.jar(), "validate", "--classpath", PackagedAgent.testClasses(),
                 rules.toString()));
         assertThat(result.exit()).as(result.err()).isEqualTo(1);
         assertThat(result.out()).contains("rules.yml: OK, 1 rule",
@@ -106,8 +94,8 @@ class AnnotatedAppJarLayoutTest {
 
         Path good = dir.resolve("good");
         Files.createDirectories(good.resolve("annotest"));
-        Files.copy(Path.of(testClasses(), "annotest", "Mailer.class"), good.resolve("annotest/Mailer.class"));
-        Result ok = run(List.of(java(), "-jar", agentJar(), "validate", "--classpath=" + good));
+        Files.copy(Path.of(PackagedAgent.testClasses(), "annotest", "Mailer.class"), good.resolve("annotest/Mailer.class"));
+        Result ok = run(List.of(PackagedAgent.java(), "-jar", PackagedAgent.jar(), "validate", "--classpath=" + good));
         assertThat(ok.exit()).as(ok.err()).isZero();
         assertThat(ok.out()).contains("classpath: 1 annotated method, 0 problems");
 
@@ -115,11 +103,11 @@ class AnnotatedAppJarLayoutTest {
         Path library = dir.resolve("library");
         Files.createDirectories(library.resolve("org/springframework/limitertest"));
         ClassWriter renamed = new ClassWriter(0);
-        new ClassReader(Files.readAllBytes(Path.of(testClasses(), "annotest", "Reports.class"))).accept(
+        new ClassReader(Files.readAllBytes(Path.of(PackagedAgent.testClasses(), "annotest", "Reports.class"))).accept(
                 new ClassRemapper(renamed, new SimpleRemapper(Opcodes.ASM9, "annotest/Reports",
                         "org/springframework/limitertest/Reports")), 0);
         Files.write(library.resolve("org/springframework/limitertest/Reports.class"), renamed.toByteArray());
-        Result ignored = run(List.of(java(), "-jar", agentJar(), "validate", "--classpath=" + library));
+        Result ignored = run(List.of(PackagedAgent.java(), "-jar", PackagedAgent.jar(), "validate", "--classpath=" + library));
         assertThat(ignored.exit()).as(ignored.err()).isEqualTo(1);
         assertThat(ignored.err()).containsOnlyOnce("org.springframework.limitertest.Reports#daily: @Limit is not read"
                 + " in the classes of a library package (org.springframework.); limit the method with a method: rule");

@@ -2,7 +2,7 @@ package dev.limiter.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
+import dev.limiter.agent.testing.PackagedAgent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,13 +36,11 @@ class ClassNameCheckJarLayoutTest {
                     limit: 100
                     window: 1h
                 """);
-        String agent = new File(System.getProperty("limiter.agent.jar", "target/limiter.jar")).getAbsolutePath();
-        String java = ProcessHandle.current().info().command().orElse("java");
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
-        Process process = new ProcessBuilder(List.of(java, "-Dlimiter.classCheck.delay=500",
-                "-Dlimiter.jmx.delay=100", "-javaagent:" + agent + "=rules=" + rules,
-                "-cp", System.getProperty("basedir", ".") + "/target/test-classes", "classcheck.WaitingMain",
+        Process process = new ProcessBuilder(List.of(PackagedAgent.java(), "-Dlimiter.classCheck.delay=500",
+                "-Dlimiter.jmx.delay=100", "-javaagent:" + PackagedAgent.jar() + "=rules=" + rules,
+                "-cp", PackagedAgent.testClasses(), "classcheck.WaitingMain",
                 "typo", "right"))
                 .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("forked JVM finished").isTrue();

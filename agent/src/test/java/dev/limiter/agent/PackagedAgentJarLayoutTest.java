@@ -2,7 +2,7 @@ package dev.limiter.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
+import dev.limiter.agent.testing.PackagedAgent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,14 +22,6 @@ class PackagedAgentJarLayoutTest {
 
     @TempDir
     Path dir;
-
-    private static String agentJar() {
-        return new File(System.getProperty("limiter.agent.jar", "target/limiter.jar")).getAbsolutePath();
-    }
-
-    private static String java() {
-        return ProcessHandle.current().info().command().orElse("java");
-    }
 
     private record Result(int exit, String out, String err) {
     }
@@ -58,8 +50,8 @@ class PackagedAgentJarLayoutTest {
 
     @Test
     void theApplicationSeesOnlyTheBridgeAndASecondAgentIsRefused() throws Exception {
-        String agent = "-javaagent:" + agentJar() + "=" + rules();
-        List<String> command = new ArrayList<>(List.of(java(), agent, agent, "-cp",
+        String agent = "-javaagent:" + PackagedAgent.jar() + "=" + rules();
+        List<String> command = new ArrayList<>(List.of(PackagedAgent.java(), agent, agent, "-cp",
                 System.getProperty("basedir", ".") + "/target/test-classes", "weavingtest.IsolationProbe"));
         Result result = run(command);
         assertThat(result.exit()).as(result.err()).isZero();
@@ -79,13 +71,13 @@ class PackagedAgentJarLayoutTest {
         Path bad = dir.resolve("bad.yml");
         Files.writeString(bad, "version: 1\nrules:\n  - id: x\n    limit: -3\n");
         String classes = System.getProperty("basedir", ".") + "/target/test-classes";
-        Result strict = run(List.of(java(), "-javaagent:" + agentJar() + "=rules=" + bad + ",strict=true", "-cp",
+        Result strict = run(List.of(PackagedAgent.java(), "-javaagent:" + PackagedAgent.jar() + "=rules=" + bad + ",strict=true", "-cp",
                 classes, "weavingtest.IsolationProbe"));
         assertThat(strict.exit()).isEqualTo(1);
         assertThat(strict.err()).contains("invalid rules").containsPattern("bad\\.yml:4:\\d+: ");
         assertThat(strict.out()).doesNotContain("bridge-loader");
 
-        Result lenient = run(List.of(java(), "-javaagent:" + agentJar() + "=" + bad, "-cp", classes,
+        Result lenient = run(List.of(PackagedAgent.java(), "-javaagent:" + PackagedAgent.jar() + "=" + bad, "-cp", classes,
                 "weavingtest.IsolationProbe"));
         assertThat(lenient.exit()).isZero();
         assertThat(lenient.err()).contains("invalid rules");
@@ -94,14 +86,14 @@ class PackagedAgentJarLayoutTest {
 
     @Test
     void theCliRunsFromThePackagedJar() throws Exception {
-        Result ok = run(List.of(java(), "-jar", agentJar(), "validate", rules().toString()));
+        Result ok = run(List.of(PackagedAgent.java(), "-jar", PackagedAgent.jar(), "validate", rules().toString()));
         assertThat(ok.exit()).as(ok.err()).isZero();
         assertThat(ok.out()).contains("api (").contains("OK, 1 rule");
     }
 
     @Test
     void theJarPrintsTheJfrSettingsOfTheDocs() throws Exception {
-        Result jfc = run(List.of(java(), "-jar", agentJar(), "jfc"));
+        Result jfc = run(List.of(PackagedAgent.java(), "-jar", PackagedAgent.jar(), "jfc"));
         assertThat(jfc.exit()).as(jfc.err()).isZero();
         assertThat(jfc.out()).isEqualTo(Files.readString(
                 Path.of(System.getProperty("basedir", "."), "..", "docs", "limiter.jfc"), StandardCharsets.UTF_8));

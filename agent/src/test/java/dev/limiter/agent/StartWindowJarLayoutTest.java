@@ -2,7 +2,7 @@ package dev.limiter.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
+import dev.limiter.agent.testing.PackagedAgent;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -35,18 +35,6 @@ class StartWindowJarLayoutTest {
     @TempDir
     Path dir;
 
-    private static String agentJar() {
-        return new File(System.getProperty("limiter.agent.jar", "target/limiter.jar")).getAbsolutePath();
-    }
-
-    private static String java() {
-        return ProcessHandle.current().info().command().orElse("java");
-    }
-
-    private static String testClasses() {
-        return System.getProperty("basedir", ".") + "/target/test-classes";
-    }
-
     /** What one run of the program printed: the calls' outcomes, how long they took, and the agent's log. */
     private record Run(String outcomes, long millis, String err) {
     }
@@ -56,10 +44,10 @@ class StartWindowJarLayoutTest {
         Path file = dir.resolve("rules.yml");
         Files.writeString(file, rules);
         List<String> command = new ArrayList<>();
-        command.add(java());
+        command.add(PackagedAgent.java());
         command.addAll(List.of(jvmOptions));
-        command.addAll(List.of("-Dlimiter.debug=true", "-javaagent:" + agentJar() + "=rules=" + file + agentOptions,
-                "-cp", testClasses(), "startwindow.EarlyCalls", which, Integer.toString(calls)));
+        command.addAll(List.of("-Dlimiter.debug=true", "-javaagent:" + PackagedAgent.jar() + "=rules=" + file + agentOptions,
+                "-cp", PackagedAgent.testClasses(), "startwindow.EarlyCalls", which, Integer.toString(calls)));
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
         Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
@@ -161,7 +149,7 @@ class StartWindowJarLayoutTest {
         }
         String classFile = "startwindow/SlowToLoadStrategy.class";
         try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file);
-                InputStream bytes = Files.newInputStream(Path.of(testClasses(), classFile))) {
+                InputStream bytes = Files.newInputStream(Path.of(PackagedAgent.testClasses(), classFile))) {
             out.putNextEntry(new JarEntry(classFile));
             bytes.transferTo(out);
             out.putNextEntry(new JarEntry("META-INF/services/dev.limiter.core.RateLimitStrategy"));

@@ -31,13 +31,8 @@ public final class Reweaving {
      * could not be). Returns the line that says so.
      */
     public static String done(long reloadMillis, int classes, boolean failed) {
-        long now = System.currentTimeMillis();
-        String line = "the method rules of the reload at " + Instant.ofEpochMilli(reloadMillis) + " are in force "
-                + "after " + Math.max(0, now - reloadMillis) + " ms (" + classes + (classes == 1 ? " class" : " classes")
-                + " re-woven" + (failed ? "; some could not be, see the log" : "") + ")";
-        last = line;
-        PENDING.decrementAndGet();
-        return line;
+        String woven = failed ? "re-woven; some could not be, see the log" : "re-woven";
+        return inForce("reload", reloadMillis, classes, woven);
     }
 
     /**
@@ -45,11 +40,14 @@ public final class Reweaving {
      * in all): they are in force from now. Returns the line that says so.
      */
     public static String attached(long attachMillis, int classes) {
+        return inForce("late attach", attachMillis, classes, "woven");
+    }
+
+    private static String inForce(String what, long sinceMillis, int classes, String woven) {
         long now = System.currentTimeMillis();
-        String line = "the method rules of the late attach at " + Instant.ofEpochMilli(attachMillis) + " are in force"
-                + " after " + Math.max(0, now - attachMillis) + " ms (" + classes
-                + (classes == 1 ? " class" : " classes")
-                + " woven)";
+        String line = "the method rules of the " + what + " at " + Instant.ofEpochMilli(sinceMillis) + " are in force"
+                + " after " + Math.max(0, now - sinceMillis) + " ms (" + classes
+                + (classes == 1 ? " class " : " classes ") + woven + ")";
         last = line;
         PENDING.decrementAndGet();
         return line;

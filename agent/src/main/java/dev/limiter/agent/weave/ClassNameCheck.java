@@ -4,7 +4,6 @@ import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.diagnostics.UnloadedClasses;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
-import dev.limiter.rules.RulesException;
 import dev.limiter.rules.reload.ReloadListener;
 import dev.limiter.rules.reload.RuleSetHolder;
 import java.lang.instrument.Instrumentation;
@@ -67,10 +66,6 @@ public final class ClassNameCheck implements Runnable, ReloadListener {
         if (waiting != null) {
             LockSupport.unpark(waiting);
         }
-    }
-
-    @Override
-    public void reloadFailed(RulesException error, RuleSet current) {
     }
 
     @Override

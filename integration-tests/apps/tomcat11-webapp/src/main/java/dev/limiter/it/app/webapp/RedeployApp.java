@@ -1,7 +1,6 @@
 package dev.limiter.it.app.webapp;
 
 import dev.limiter.it.support.RedeployCycles;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.catalina.Context;
@@ -27,7 +26,7 @@ public final class RedeployApp {
         tomcat.setAddDefaultWebXmlToWebapp(false);
         Connector connector = tomcat.getConnector();
         tomcat.start();
-        Path webapp = webappDirectory();
+        Path webapp = TomcatWebappApp.webappDirectory();
         RedeployCycles.run(new RedeployCycles.Container() {
             private Context context;
 
@@ -51,10 +50,5 @@ public final class RedeployApp {
         }, Integer.parseInt(args[0]), args.length > 1 ? Path.of(args[1]) : null);
         tomcat.stop();
         tomcat.destroy();
-    }
-
-    private static Path webappDirectory() throws URISyntaxException {
-        Path classes = Path.of(RedeployApp.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        return classes.resolveSibling("webapp");
     }
 }

@@ -50,7 +50,7 @@ public final class TomcatWebappApp {
     }
 
     /** {@code target/webapp}, the sibling of the {@code target/classes} this class was loaded from. */
-    private static Path webappDirectory() throws URISyntaxException {
+    static Path webappDirectory() throws URISyntaxException {
         Path classes = Path.of(TomcatWebappApp.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         Path webapp = classes.resolveSibling("webapp");
         if (!Files.isRegularFile(webapp.resolve("WEB-INF/web.xml"))) {
