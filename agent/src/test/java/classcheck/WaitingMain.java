@@ -5,8 +5,9 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 /**
- * A program that runs long enough for the agent's class-name check, then prints what JMX says of two rules:
- * {@code NoClassLoaded <id>=<value>} for each rule id given.
+ * A program that runs long enough for the agent's class-name check, then prints what JMX says of its rules:
+ * {@code NoClassLoaded <id>=<value>} for each rule id given (ids other than {@code right} are awaited until true).
+ * Then it loads {@link LateLoaded} and prints at once what JMX says of rule {@code late}, which names that class.
  */
 public final class WaitingMain {
 
@@ -25,7 +26,7 @@ public final class WaitingMain {
                 Thread.sleep(200);
                 if (server.isRegistered(name)) {
                     value = server.getAttribute(name, "NoClassLoaded");
-                    if (Boolean.TRUE.equals(value) || !id.startsWith("typo")) {
+                    if (Boolean.TRUE.equals(value) || id.equals("right")) {
                         break;
                     }
                 }
@@ -33,6 +34,9 @@ public final class WaitingMain {
             line.append(" ").append(id).append('=').append(value);
         }
         System.out.println("NoClassLoaded" + line);
+        LateLoaded.work();
+        System.out.println("after LateLoaded loaded: late="
+                + server.getAttribute(new ObjectName("dev.limiter:type=Rule,name=late"), "NoClassLoaded"));
     }
 
     static void work() {

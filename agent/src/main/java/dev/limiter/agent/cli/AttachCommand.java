@@ -33,9 +33,7 @@ final class AttachCommand {
         }
         long pid = PidArgument.parse(args[1]);
         String argument = AttachArguments.agentArgument(args.length == 3 ? args[2] : null, Path.of(""));
-        if (!argument.isEmpty()) {
-            checkRules(argument, err);
-        }
+        RuleSet rules = argument.isEmpty() ? null : checkRules(argument, err);
         String jar = agentJar();
         AttachApi.require();
         try (TargetJvm target = TargetJvm.attach(pid)) {
@@ -56,12 +54,19 @@ final class AttachCommand {
                 ? " (no rules file given: it reads the application's -Dlimiter.rules, LIMITER_RULES or rules.yml)"
                 : " with " + argument));
         out.println("It starts in the background and logs its banner, or what is wrong, to the application's log.");
+        if (rules != null && (!rules.methodRules().isEmpty() || !rules.jaxrsRules().isEmpty())) {
+            out.println("Its method and jaxrs rules are in force now (the loaded classes they name were woven before"
+                    + " the attach returned).");
+        }
         out.println("Its MBeans appear after the next request; then: java -jar limiter.jar status " + pid);
         return ExitCode.OK;
     }
 
-    /** The argument as the agent will parse it, and the rules it names as the agent will load them. */
-    static void checkRules(String argument, PrintStream err) throws CliFailure {
+    /**
+     * Checks the argument as the agent will parse it, and the rules it names as the agent will load them; returns
+     * those rules.
+     */
+    static RuleSet checkRules(String argument, PrintStream err) throws CliFailure {
         AgentArgs parsed;
         try {
             parsed = AgentArgs.parse(argument);
@@ -70,7 +75,7 @@ final class AttachCommand {
             throw new CliFailure(ExitCode.USAGE, "not attached: " + e.getMessage());
         }
         try {
-            RuleSetLoader.load(parsed.rules(), RuleSet.empty());
+            return RuleSetLoader.load(parsed.rules(), RuleSet.empty());
         } catch (RulesException e) {
             for (RulesError error : e.errors()) {
                 err.println(error);

@@ -9,10 +9,12 @@ import java.util.List;
  * @param windowMillis the window; 0 for strategies without one
  * @param mode         the mode in force ({@code enforce}, {@code dry-run})
  * @param fileMode     the mode the rules file gives; differs from {@code mode} after {@code limiter mode}
+ * @param noClassLoaded a {@code method:} or {@code jaxrs:} rule whose class glob matched no loaded class at the
+ *                      agent's last check (false from an agent that does not report it)
  */
 record RuleStatus(String id, String match, String key, String strategy, long limit, long windowMillis,
         long capacity, String mode, String fileMode, long allowed, long rejected, long wouldReject, long errors,
-        long activeKeys, long keysRefused, List<TopKey> topRejectedKeys) {
+        long activeKeys, long keysRefused, boolean noClassLoaded, List<TopKey> topRejectedKeys) {
 
     static final long UNKNOWN = -1;
 

@@ -55,6 +55,7 @@ final class StatusJson {
                 .name("errors").count(rule.errors())
                 .name("activeKeys").count(rule.activeKeys())
                 .name("keysRefused").count(rule.keysRefused())
+                .name("noClassLoaded").value(rule.noClassLoaded())
                 .name("topRejectedKeys").beginArray();
         for (TopKey key : rule.topRejectedKeys()) {
             json.beginObject().name("key").value(key.key()).name("count").value(key.count())

@@ -116,7 +116,12 @@ final class StatusScreen {
     /** What only some rules have: errors decided by on-error, new keys refused because max-keys was full. */
     private static void notes(LimiterStatus status, List<String> lines) {
         for (RuleStatus rule : status.rules()) {
-            if (rule.allowed() == 0 && rule.rejected() == 0 && rule.wouldReject() == 0 && rule.errors() == 0) {
+            if (rule.noClassLoaded()) {
+                lines.add("  " + TerminalText.line(rule.id()) + ": no class it names has loaded, so it limits nothing"
+                        + " yet (a misspelt class name? the agent's log names the nearest loaded class): "
+                        + TerminalText.line(rule.match()));
+            } else if (rule.allowed() == 0 && rule.rejected() == 0 && rule.wouldReject() == 0
+                    && rule.errors() == 0) {
                 lines.add("  " + TerminalText.line(rule.id()) + ": never matched since it came in force (no"
                         + " traffic yet, or check what it matches: " + TerminalText.line(rule.match()) + ")");
             }

@@ -2,6 +2,8 @@ package dev.limiter.agent.method;
 
 import dev.limiter.agent.classfile.ClassShape;
 import dev.limiter.agent.classfile.ClassShapes;
+import dev.limiter.agent.diagnostics.UnloadedClasses;
+import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -28,6 +30,10 @@ public final class MethodSites {
      */
     public static List<SiteToWeave> register(ClassShape type, ClassShapes shapes, ClassLoader loader,
             RuleSet rules, LimitDeclarations declared) {
+        if (UnloadedClasses.any()) {
+            classLoaded(type.name(), rules.methodRules());
+            classLoaded(type.name(), rules.jaxrsRules());
+        }
         List<PlannedSite> plan = SitePlanner.plan(type, rules, declared, shapes);
         Set<String> identities = new HashSet<>();
         List<SiteToWeave> sites = new ArrayList<>(plan.size());
@@ -45,5 +51,14 @@ public final class MethodSites {
         }
         WovenSites.woven(loader, type.name(), identities);
         return sites;
+    }
+
+    /** A class the check found no rule's class for is being woven: the rules whose glob names it have one now. */
+    private static void classLoaded(String className, List<Rule> candidates) {
+        for (Rule rule : candidates) {
+            if (UnloadedClasses.isUnloaded(rule.id()) && rule.classGlob().matches(className)) {
+                UnloadedClasses.loaded(rule.id());
+            }
+        }
     }
 }

@@ -39,7 +39,7 @@ class StatusJsonTest {
                 .containsEntry("windowMillis", 1000L).containsEntry("capacity", 20L).containsEntry("mode", "enforce")
                 .containsEntry("fileMode", "enforce").containsEntry("allowed", 120L).containsEntry("rejected", 7L)
                 .containsEntry("wouldReject", 0L).containsEntry("errors", 0L).containsEntry("activeKeys", 3L)
-                .containsEntry("keysRefused", 0L);
+                .containsEntry("keysRefused", 0L).containsEntry("noClassLoaded", false);
         assertThat(array(orders.get("topRejectedKeys"))).containsExactly(
                 Map.of("key", "127.0.0.1", "count", 5L, "error", 0L),
                 Map.of("key", StatusSamples.HOSTILE_KEY, "count", 2L, "error", 1L));
@@ -58,7 +58,7 @@ class StatusJsonTest {
 
     @Test
     void unknownValuesAreNull() {
-        RuleStatus old = new RuleStatus("old", "", "", "", -1, -1, -1, "", "", -1, -1, -1, -1, -1, -1, List.of());
+        RuleStatus old = new RuleStatus("old", "", "", "", -1, -1, -1, "", "", -1, -1, -1, -1, -1, -1, false, List.of());
         LimiterStatus status = new LimiterStatus(1, "", "", false, 1, -1, -1, "", "", -1, -1, "", "", List.of(old), null);
         Map<String, Object> doc = object(TestJson.parse(StatusJson.of(status)));
         assertThat(doc.get("store")).isNull();

@@ -2,6 +2,7 @@ package dev.limiter.agent.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limiter.agent.diagnostics.UnloadedClasses;
 import dev.limiter.agent.jmx.JmxRegistrar;
 import dev.limiter.core.clock.ManualClock;
 import dev.limiter.rules.Rule;
@@ -9,6 +10,7 @@ import dev.limiter.rules.reload.RuleSetHolder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import javax.management.MBeanServer;
 import javax.management.MBeanServerFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -130,5 +132,23 @@ class StatusReaderTest {
         assertThat(zeta.fileMode()).isEqualTo("enforce");
         assertThat(zeta.modeOverridden()).isTrue();
         assertThat(mbeans.rule("nope")).isNull();
+    }
+
+    @Test
+    void aMethodRuleWhoseClassHasNotLoadedIsFlagged() throws Exception {
+        Files.writeString(file, RULES + """
+                  - id: typo
+                    match: { method: { class: com.acme.OrderServce, method: place } }
+                    limit: 1
+                    window: 1m
+                """);
+        assertThat(holder.reload()).isTrue();
+        UnloadedClasses.found(Set.of("typo"));
+        try {
+            List<RuleStatus> rules = new StatusReader(new LimiterMBeans(server)).read(1).rules();
+            assertThat(rules).filteredOn(RuleStatus::noClassLoaded).extracting(RuleStatus::id).containsExactly("typo");
+        } finally {
+            UnloadedClasses.found(Set.of());
+        }
     }
 }

@@ -82,9 +82,9 @@ class StatusScreenTest {
     @Test
     void aRuleThatNeverMatchedSaysSoWithWhatItMatches() {
         RuleStatus idle = new RuleStatus("idle", "http GET /api/**", "ip", "fixed-window", 5, 1_000, 5, "enforce",
-                "enforce", 0, 0, 0, 0, 0, 0, List.of());
+                "enforce", 0, 0, 0, 0, 0, 0, false, List.of());
         RuleStatus busy = new RuleStatus("busy", "http /x", "ip", "fixed-window", 5, 1_000, 5, "enforce",
-                "enforce", 0, 1, 0, 0, 1, 0, List.of());
+                "enforce", 0, 1, 0, 0, 1, 0, false, List.of());
         LimiterStatus status = new LimiterStatus(1, "", "", true, 2, 0, 0, "", "", 0, 0, "", "",
                 List.of(idle, busy), null);
         String screen = screen(status);
@@ -94,8 +94,19 @@ class StatusScreenTest {
     }
 
     @Test
+    void aRuleWhoseClassNeverLoadedSaysSoInsteadOfNeverMatched() {
+        RuleStatus typo = new RuleStatus("typo", "method com.acme.OrderServce#place", "global", "fixed-window", 5,
+                1_000, 5, "enforce", "enforce", 0, 0, 0, 0, 0, 0, true, List.of());
+        LimiterStatus status = new LimiterStatus(1, "", "", true, 1, 0, 0, "", "", 0, 0, "", "", List.of(typo), null);
+        String screen = screen(status);
+        assertThat(screen).contains("  typo: no class it names has loaded, so it limits nothing yet (a misspelt class"
+                + " name? the agent's log names the nearest loaded class): method com.acme.OrderServce#place");
+        assertThat(screen).doesNotContain("typo: never matched");
+    }
+
+    @Test
     void unknownNumbersShowAsADash() {
-        RuleStatus old = new RuleStatus("old", "", "", "", -1, -1, -1, "", "", -1, -1, -1, -1, -1, -1, List.of());
+        RuleStatus old = new RuleStatus("old", "", "", "", -1, -1, -1, "", "", -1, -1, -1, -1, -1, -1, false, List.of());
         LimiterStatus status = new LimiterStatus(1, "", "", true, 1, -1, -1, "", "", -1, -1, "", "", List.of(old), null);
         String screen = screen(status);
         assertThat(screen).contains("reloads: - ok, - failed");
@@ -111,7 +122,7 @@ class StatusScreenTest {
         assertThat(StatusScreen.window(3_600_000)).isEqualTo("1h");
         assertThat(StatusScreen.window(120_000)).isEqualTo("2m");
         assertThat(StatusScreen.window(250)).isEqualTo("250ms");
-        RuleStatus leaky = new RuleStatus("l", "", "", "leaky-bucket", 5, 1_000, 50, "", "", 0, 0, 0, 0, 0, 0, List.of());
+        RuleStatus leaky = new RuleStatus("l", "", "", "leaky-bucket", 5, 1_000, 50, "", "", 0, 0, 0, 0, 0, 0, false, List.of());
         assertThat(StatusScreen.limit(leaky)).isEqualTo("5/1s queue 50");
     }
 }

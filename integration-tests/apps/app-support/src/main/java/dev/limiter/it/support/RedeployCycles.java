@@ -1,14 +1,17 @@
 package dev.limiter.it.support;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.ref.WeakReference;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -18,7 +21,9 @@ import javax.management.ObjectName;
 /**
  * Deploys a web application, exercises it and undeploys it, {@code cycles} times in one running container, keeping
  * only a weak reference to each undeployed application's class loader. Each cycle sends requests to
- * {@code /app/api/items/<cycle>} until one is answered 429 (when the agent has a rule for them), rewrites the rules
+ * {@code /app/api/items/<cycle>} until one is answered 429 (when the agent has a rule for them), each on a connection
+ * of its own that the request closes (a kept-alive connection pins the last application it served in Jetty 12: its
+ * {@code HttpConnection} caches the context's {@code ServletChannel}), rewrites the rules
  * file if one is given (a live reload: the limit changes each cycle) and reads every {@code dev.limiter} MBean's
  * attributes. At the end it collects garbage until every loader is gone or a minute
  * ({@code -Dredeploy.patience=SECONDS}) has passed, and prints
@@ -60,7 +65,6 @@ public final class RedeployCycles {
 
     /** Runs {@code cycles} cycles in {@code container}; {@code rules}: the agent's rules file, or null. */
     public static void run(Container container, int cycles, Path rules) throws Exception {
-        HttpClient client = HttpClient.newHttpClient();
         List<WeakReference<ClassLoader>> loaders = new ArrayList<>();
         long metaspaceAfterFirst = 0;
         for (int cycle = 0; cycle < cycles; cycle++) {
@@ -70,17 +74,17 @@ public final class RedeployCycles {
                 LEAKED.add(loader);
             }
             loader = null;
-            String url = "http://127.0.0.1:" + container.port() + "/app/api/items/" + cycle;
             int rejections = 0;
             for (int i = 0; i < 20 && rejections == 0; i++) {
-                HttpResponse<Void> response = client.send(HttpRequest.newBuilder(URI.create(url)).build(),
-                        HttpResponse.BodyHandlers.discarding());
-                if (response.statusCode() == 429) {
+                if (status(container.port(), "/app/api/items/" + cycle) == 429) {
                     rejections++;
                 }
             }
             if (rules != null) {
-                Files.writeString(rules, String.format(RULES, 3 + cycle % 2));
+                // written beside and moved over the file: the agent's watcher never reads a half-written file
+                Path next = rules.resolveSibling(rules.getFileName() + ".next");
+                Files.writeString(next, String.format(RULES, 3 + cycle % 2));
+                Files.move(next, rules, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             }
             readMBeans();
             System.out.println("CYCLE " + cycle + " REJECTED " + rejections);
@@ -110,6 +114,20 @@ public final class RedeployCycles {
                     .dumpHeap(dump, true);
         }
         System.out.flush();
+    }
+
+    /** The status code of a GET of {@code path}, sent with {@code Connection: close} on a connection of its own. */
+    private static int status(int port, String path) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String response = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+            // HTTP/1.1 429 Too Many Requests
+            return Integer.parseInt(response.substring(9, 12));
+        }
     }
 
     /** Reads every attribute of every limiter MBean, as a monitoring tool would. */
