@@ -4,13 +4,20 @@ import java.io.Console;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
+import java.rmi.NotBoundException;
+import java.rmi.registry.LocateRegistry;
+import java.rmi.registry.Registry;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.rmi.RMIConnector;
+import javax.management.remote.rmi.RMIServer;
 import javax.net.ssl.SSLException;
 
 /**
@@ -24,6 +31,8 @@ import javax.net.ssl.SSLException;
 final class RemoteJmx {
 
     static final String PASSWORD_VARIABLE = "LIMITER_JMX_PASSWORD";
+    private static final Pattern REGISTRY_URL = Pattern.compile(
+            "service:jmx:rmi:///jndi/rmi://(\\[[^\\]/]+\\]|[^:/\\[\\]]+):([0-9]{1,5})/([^/]+)");
     private static final ObjectName RUNTIME = LimiterMBeans.name("java.lang:type=Runtime");
 
     private RemoteJmx() {
@@ -34,11 +43,39 @@ final class RemoteJmx {
         if (address.user() != null) {
             environment.put(JMXConnector.CREDENTIALS, new String[] {address.user(), password(address)});
         }
+        // RMI and JNDI resolve classes through the context loader; the CLI's is the isolated agent loader
+        Thread thread = Thread.currentThread();
+        ClassLoader context = thread.getContextClassLoader();
+        thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
         try {
+            Matcher registry = REGISTRY_URL.matcher(address.url().toString());
+            if (registry.matches()) {
+                return connectThroughRegistry(registry.group(1), Integer.parseInt(registry.group(2)),
+                        registry.group(3), environment);
+            }
             return JMXConnectorFactory.connect(address.url(), environment);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | NotBoundException | RuntimeException e) {
             throw failed(address, e);
+        } finally {
+            thread.setContextClassLoader(context);
         }
+    }
+
+    /**
+     * {@code service:jmx:rmi:///jndi/rmi://HOST:PORT/NAME}, the JDK agent's URL, without JNDI: its {@code rmi:}
+     * provider (module {@code jdk.naming.rmi}) is missing from most jlink images, where this command runs too.
+     * The registry's stub names the connector's port (and brings the connector's TLS, if any).
+     */
+    private static JMXConnector connectThroughRegistry(String host, int port, String name,
+            Map<String, Object> environment) throws IOException, NotBoundException {
+        Registry registry = LocateRegistry.getRegistry(host.startsWith("[") ? host.substring(1, host.length() - 1)
+                : host, port);
+        if (!(registry.lookup(name) instanceof RMIServer server)) {
+            throw new IOException("the RMI registry at " + host + ":" + port + " holds no JMX connector as " + name);
+        }
+        JMXConnector connector = new RMIConnector(server, environment);
+        connector.connect(environment);
+        return connector;
     }
 
     /** The remote JVM's pid ({@code RuntimeMXBean.getPid()}), or 0 if it does not say. */
@@ -77,6 +114,10 @@ final class RemoteJmx {
                     + "); give this command the trust store that holds the application's certificate: "
                     + "java -Djavax.net.ssl.trustStore=FILE -Djavax.net.ssl.trustStorePassword=... -jar limiter.jar "
                     + "...", error);
+        }
+        if (error instanceof NotBoundException) {
+            return new CliFailure(ExitCode.JMX_UNREACHABLE, where + ": the RMI registry there has no JMX connector "
+                    + "of that name (" + error.getMessage() + ")", error);
         }
         if (causedBy(error, UnknownHostException.class) || causedBy(error, ConnectException.class)) {
             return new CliFailure(ExitCode.JMX_UNREACHABLE, "nothing answers at " + where + " (" + rootCause(error)
