@@ -67,6 +67,7 @@ abstract class AbstractOpenTelemetryBesideAgentTest {
             "limiter_active_keys{rule=\"counted\"}",
             "limiter_limit{rule=\"counted\"}",
             "limiter_keys_refused_total{rule=\"counted\"}",
+            "limiter_keys_admitted_without_state_total{rule=\"counted\"}",
             "limiter_waits_total{rule=\"counted\"}",
             "limiter_waiting{rule=\"counted\"}",
             "limiter_wait_refused_total{rule=\"counted\"}",
