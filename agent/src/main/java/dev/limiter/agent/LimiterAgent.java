@@ -30,6 +30,8 @@ public final class LimiterAgent {
      * in this JVM already, before its MBeans exist (they wait for the first request).
      */
     private static final String LOADED_PROPERTY = "limiter.agent.jar";
+    /** The agent logs through JUL: a runtime without it (a jlink image) gets one line on stderr instead. */
+    private static final String LOGGING_MODULE = "java.logging";
 
     private LimiterAgent() {
     }
@@ -56,6 +58,12 @@ public final class LimiterAgent {
     /** {@code attached}: a late attach, so the application's classes may be loaded already. */
     private static void start(String args, Instrumentation inst, boolean attached) {
         try {
+            if (ModuleLayer.boot().findModule(LOGGING_MODULE).isEmpty()) {
+                System.err.println("limiter: not started, the application runs unprotected: this Java runtime ("
+                        + System.getProperty("java.home") + ") has no module " + LOGGING_MODULE + ", which the agent "
+                        + "logs through; add it to the image (jlink --add-modules " + LOGGING_MODULE + ",...)");
+                return;
+            }
             File jar = agentJar();
             if (System.getProperty(LOADED_PROPERTY) == null) {
                 System.setProperty(LOADED_PROPERTY, jar.getPath());
@@ -70,8 +78,12 @@ public final class LimiterAgent {
     private static void failed(Throwable t) {
         try {
             Logger.getLogger("dev.limiter").log(Level.SEVERE, "limiter failed to start; the application runs unprotected", t);
-        } catch (Throwable ignored) {
-            // nothing else we can do without risking the application's start-up
+        } catch (Throwable logging) {
+            try {
+                System.err.println("limiter failed to start; the application runs unprotected: " + t);
+            } catch (Throwable ignored) {
+                // nothing else we can do without risking the application's start-up
+            }
         }
     }
 

@@ -25,7 +25,10 @@ final class AttachApi {
             Class.forName(className, false, loader);
         } catch (ClassNotFoundException | LinkageError e) {
             throw new CliFailure(ExitCode.NO_ATTACH_API, "this Java runtime (" + System.getProperty("java.home")
-                    + ") has no Attach API (module jdk.attach): run the command with a full JDK's java");
+                    + ") has no Attach API (module jdk.attach), so it cannot reach a JVM by its pid: reach the "
+                    + "JVM over its remote JMX connector instead, --jmx HOST:PORT (the application's "
+                    + "-Dcom.sun.management.jmxremote.port; docs/cli.md, \"Over the network\"), or run the command "
+                    + "with a full JDK's java");
         }
     }
 }

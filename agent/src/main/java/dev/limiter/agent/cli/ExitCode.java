@@ -24,6 +24,8 @@ final class ExitCode {
     static final int NO_LIMITER = 7;
     /** This Java runtime has no Attach API ({@code jdk.attach}): a JRE or a jlink image without it. */
     static final int NO_ATTACH_API = 8;
+    /** {@code --jmx}: the JMX address does not answer, or refuses the connection (credentials, TLS). */
+    static final int JMX_UNREACHABLE = 9;
 
     private ExitCode() {
     }

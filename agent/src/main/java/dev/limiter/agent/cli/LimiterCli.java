@@ -9,7 +9,8 @@ import java.io.PrintStream;
  * <p>It runs in the agent's isolated class loader (started by {@code LimiterAgent.main}), so {@code validate}
  * uses the very parser the agent uses, {@code jfc} prints the JFR settings packaged with the agent, and the JVM
  * commands ({@code attach}, {@code status}, {@code reload}, {@code enable}, {@code disable}, {@code mode}) reach
- * the other JVM through the Attach API and its local JMX connector, reading the MBeans by name only. This class
+ * the other JVM through the Attach API and its local JMX connector, or with {@code --jmx} through its remote JMX
+ * connector (no Attach API needed: a JRE will do), reading the MBeans by name only. This class
  * only dispatches: each command is its own class, and every failure arrives here as a {@link CliFailure} with
  * its {@link ExitCode}.
  */

@@ -128,7 +128,7 @@ final class LimiterMBeans {
         }
     }
 
-    private static ObjectName name(String text) {
+    static ObjectName name(String text) {
         try {
             return new ObjectName(text);
         } catch (MalformedObjectNameException e) {

@@ -3,13 +3,15 @@ package dev.limiter.agent.cli;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.LocalTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.time.temporal.ChronoUnit;
 import javax.management.JMException;
 
 /**
- * {@code status PID [--json] [--watch [SECONDS]]}: the limiter of a running JVM on one screen
+ * {@code status PID|--jmx HOST:PORT [--json] [--watch [SECONDS]]}: the limiter of a running JVM on one screen
  * ({@link StatusScreen}) or as one JSON document ({@link StatusJson}), read from its MBeans over the local
- * connector. {@code --watch} reads again every SECONDS (default 2): on a terminal it redraws in place, into a
+ * connector, or over a remote one ({@link JmxAddress}). {@code --watch} reads again every SECONDS (default 2): on a terminal it redraws in place, into a
  * pipe or file it prints successive blocks (JSON: one document per line), until Ctrl-C or the JVM exits.
  */
 final class StatusCommand {
@@ -17,14 +19,24 @@ final class StatusCommand {
     static final double DEFAULT_WATCH_SECONDS = 2;
     static final double MIN_WATCH_SECONDS = 0.1;
 
-    /** The parsed command line. {@code watchSeconds} is 0 without {@code --watch}. */
-    record Options(long pid, boolean json, double watchSeconds) {
+    /**
+     * The parsed command line. {@code watchSeconds} is 0 without {@code --watch}; {@code jmx} is null without
+     * {@code --jmx}, and then {@code pid} is the JVM to attach to (else 0).
+     */
+    record Options(long pid, boolean json, double watchSeconds, JmxAddress jmx) {
+
+        Options(long pid, boolean json, double watchSeconds) {
+            this(pid, json, watchSeconds, null);
+        }
     }
 
     private StatusCommand() {
     }
 
-    static Options parse(String[] args) throws CliFailure {
+    static Options parse(String[] command) throws CliFailure {
+        List<String> rest = new ArrayList<>(List.of(command));
+        JmxAddress jmx = JmxAddress.extract(rest);
+        String[] args = rest.toArray(String[]::new);
         String pid = null;
         boolean json = false;
         double watch = 0;
@@ -35,7 +47,8 @@ final class StatusCommand {
             } else if (arg.equals("--watch")) {
                 watch = DEFAULT_WATCH_SECONDS;
                 // "--watch 5": the number is the interval when the pid is given elsewhere
-                if (i + 1 < args.length && isSeconds(args[i + 1]) && (pid != null || otherPidFollows(args, i + 2))) {
+                if (i + 1 < args.length && isSeconds(args[i + 1])
+                        && (pid != null || jmx != null || otherPidFollows(args, i + 2))) {
                     watch = seconds(args[++i]);
                 }
             } else if (arg.startsWith("--watch=")) {
@@ -43,9 +56,15 @@ final class StatusCommand {
             } else if (pid == null && !arg.startsWith("-")) {
                 pid = arg;
             } else {
-                throw new CliFailure(ExitCode.USAGE, "status takes a PID, --json and --watch [SECONDS], not '" + arg
-                        + "'");
+                throw new CliFailure(ExitCode.USAGE, "status takes a PID or --jmx HOST:PORT, --json and --watch "
+                        + "[SECONDS], not '" + arg + "'");
             }
+        }
+        if (jmx != null) {
+            if (pid != null) {
+                throw new CliFailure(ExitCode.USAGE, "status takes a PID or --jmx HOST:PORT, not both");
+            }
+            return new Options(0, json, watch, jmx);
         }
         return new Options(PidArgument.parse(pid), json, watch);
     }
@@ -83,7 +102,7 @@ final class StatusCommand {
 
     static int run(String[] args, PrintStream out, boolean terminal) throws CliFailure {
         Options options = parse(args);
-        try (LimiterConnection connection = LimiterConnection.open(options.pid())) {
+        try (LimiterConnection connection = LimiterConnection.open(options.pid(), options.jmx())) {
             StatusReader reader = new StatusReader(connection.mbeans());
             if (options.watchSeconds() == 0) {
                 print(read(reader, connection), options, out);
@@ -126,11 +145,7 @@ final class StatusCommand {
         try {
             return reader.read(connection.pid());
         } catch (IOException | JMException | RuntimeException e) {
-            if (!TargetJvm.alive(connection.pid())) {
-                throw new CliFailure(ExitCode.NO_PROCESS, "pid " + connection.pid() + " has exited");
-            }
-            throw new CliFailure(ExitCode.FAILED, "pid " + connection.pid() + ": cannot read the limiter's MBeans: " + e,
-                    e);
+            throw connection.failed("read the limiter's MBeans", e);
         }
     }
 

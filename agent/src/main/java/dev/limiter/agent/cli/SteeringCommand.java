@@ -11,7 +11,7 @@ import javax.management.RuntimeMBeanException;
 
 /**
  * The JMX steering without a JMX client: {@code reload PID}, {@code enable PID}, {@code disable PID} and
- * {@code mode PID RULE enforce|dry-run|file}. Each prints what it did and the state that results, read back from
+ * {@code mode PID RULE enforce|dry-run|file}, each also with {@code --jmx HOST:PORT} in place of the PID. Each prints what it did and the state that results, read back from
  * the MBeans (not assumed), and exits non-zero when the limiter refused (a broken rules file, an unknown rule).
  */
 final class SteeringCommand {
@@ -21,20 +21,29 @@ final class SteeringCommand {
     private SteeringCommand() {
     }
 
-    static int run(String[] args, PrintStream out) throws CliFailure {
+    static int run(String[] arguments, PrintStream out) throws CliFailure {
+        List<String> rest = new ArrayList<>(List.of(arguments));
+        JmxAddress jmx = JmxAddress.extract(rest);
+        if (jmx != null) {
+            // --jmx names the JVM: a placeholder where the PID goes keeps the positions of RULE and MODE
+            rest.add(1, "0");
+        }
+        String[] args = rest.toArray(String[]::new);
         String command = args[0];
         if (command.equals("mode")) {
             if (args.length != 4) {
-                throw new CliFailure(ExitCode.USAGE, "mode takes a PID, a rule id and a mode: mode PID RULE "
-                        + String.join("|", MODES));
+                throw new CliFailure(ExitCode.USAGE, "mode takes a PID (or --jmx HOST:PORT), a rule id and a mode: "
+                        + "mode PID RULE " + String.join("|", MODES));
             }
         } else if (args.length != 2) {
-            throw new CliFailure(ExitCode.USAGE, command + " takes exactly one PID: " + command + " PID");
+            throw new CliFailure(ExitCode.USAGE, command + " takes exactly one PID (or --jmx HOST:PORT): " + command
+                    + " PID");
         }
-        long pid = PidArgument.parse(args[1]);
+        long pid = jmx == null ? PidArgument.parse(args[1]) : 0;
         String mode = command.equals("mode") ? mode(args[3]) : null;
-        try (LimiterConnection connection = LimiterConnection.open(pid)) {
+        try (LimiterConnection connection = LimiterConnection.open(pid, jmx)) {
             LimiterMBeans mbeans = connection.mbeans();
+            pid = connection.pid();
             try {
                 return switch (command) {
                     case "reload" -> reload(pid, mbeans, out);
@@ -44,7 +53,7 @@ final class SteeringCommand {
                     default -> throw new CliFailure(ExitCode.USAGE, "unknown command '" + command + "'");
                 };
             } catch (IOException | JMException e) {
-                throw AttachErrors.talkFailed(pid, command, e, TargetJvm.alive(pid));
+                throw connection.failed(command, e);
             }
         }
     }

@@ -31,6 +31,13 @@ final class Usage {
         stream.println("  mode PID RULE enforce|dry-run|file");
         stream.println("                                  switch one rule's mode (file: back to the file's mode)");
         stream.println();
+        stream.println("Over the network (a JRE without the Attach API, another host or container): --jmx in place");
+        stream.println("of PID, for status, reload, enable, disable and mode:");
+        stream.println("  status --jmx HOST:PORT|service:jmx:URL [--jmx-user NAME] ...");
+        stream.println("                                  HOST:PORT is the application's -Dcom.sun.management.jmxremote.port;");
+        stream.println("                                  the password comes from " + RemoteJmx.PASSWORD_VARIABLE
+                + " (or the terminal)");
+        stream.println();
         stream.println("JDK Flight Recorder:");
         stream.println("  jfc                             print the JFR settings that enable the limiter's events:");
         stream.println("                                  " + jar + " jfc > limiter.jfc;");
@@ -45,6 +52,6 @@ final class Usage {
         stream.println("  3 no such process; 4 cannot attach (another user's, not a JVM, other container);");
         stream.println("  5 attach disabled (-XX:+DisableAttachMechanism); 6 limiter already loaded;");
         stream.println("  7 no limiter MBeans in that JVM (none loaded, or not registered yet); 8 no Attach API");
-        stream.println("  in this Java (use a JDK).");
+        stream.println("  in this Java (use --jmx, or a JDK); 9 the --jmx address does not answer or refuses.");
     }
 }

@@ -76,7 +76,8 @@ class AttachErrorsTest {
         assertThatThrownBy(() -> AttachApi.require(getClass().getClassLoader(), "com.sun.tools.attach.NoSuchThing"))
                 .isInstanceOfSatisfying(CliFailure.class,
                         e -> assertThat(e.exitCode()).isEqualTo(ExitCode.NO_ATTACH_API))
-                .hasMessageContaining("no Attach API");
+                .hasMessageContaining("no Attach API").hasMessageContaining("--jmx HOST:PORT")
+                .hasMessageContaining("-Dcom.sun.management.jmxremote.port");
         assertThatCode(AttachApi::require).doesNotThrowAnyException();
     }
 

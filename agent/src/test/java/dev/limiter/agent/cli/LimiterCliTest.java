@@ -3,10 +3,19 @@ package dev.limiter.agent.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import javax.management.remote.JMXAuthenticator;
+import javax.management.remote.JMXConnectorServer;
+import javax.management.remote.JMXConnectorServerFactory;
+import javax.management.remote.JMXServiceURL;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,7 +105,8 @@ class LimiterCliTest {
         assertThat(run("help")).isZero();
         assertThat(out()).contains("validate RULES.yml", "attach PID", "status PID [--json] [--watch [SECONDS]]",
                 "reload PID", "enable PID | disable PID", "mode PID RULE enforce|dry-run|file", "jfc", "Exit codes: 0 ok",
-                "3 no such process", "5 attach disabled", "6 limiter already loaded", "8 no Attach API");
+                "3 no such process", "5 attach disabled", "6 limiter already loaded", "8 no Attach API",
+                "status --jmx HOST:PORT|service:jmx:URL [--jmx-user NAME]", "9 the --jmx address");
     }
 
     @Test
@@ -149,6 +159,65 @@ class LimiterCliTest {
     void ourOwnPidIsAUsageError() {
         assertThat(run("status", Long.toString(ProcessHandle.current().pid()))).isEqualTo(2);
         assertThat(err()).contains("this command's own JVM");
+    }
+
+    @Test
+    void jmxAddressesAreCheckedBeforeConnecting() {
+        assertThat(run("status", "--jmx")).isEqualTo(2);
+        assertThat(err()).contains("--jmx needs a value");
+        assertThat(run("status", "--jmx", "somewhere")).isEqualTo(2);
+        assertThat(err()).contains("--jmx takes HOST:PORT");
+        assertThat(run("status", "12", "--jmx", "localhost:9010")).isEqualTo(2);
+        assertThat(err()).contains("not both");
+        assertThat(run("status", "12", "--jmx-user", "ops")).isEqualTo(2);
+        assertThat(err()).contains("--jmx-user goes with --jmx");
+        assertThat(run("enable", "--jmx", "localhost:9010", "12")).isEqualTo(2);
+        assertThat(run("mode", "--jmx", "localhost:9010", "rule")).isEqualTo(2);
+    }
+
+    @Test
+    void aJmxPortWhereNothingListensExitsNine() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        assertThat(run("status", "--jmx", "127.0.0.1:" + port)).isEqualTo(9);
+        assertThat(err()).contains("nothing answers at service:jmx:rmi:///jndi/rmi://127.0.0.1:" + port + "/jmxrmi")
+                .contains("-Dcom.sun.management.jmxremote.port");
+        assertThat(run("disable", "--jmx=127.0.0.1:" + port)).isEqualTo(9);
+    }
+
+    @Test
+    void aJmxConnectorWithoutTheLimiterExitsSevenAndOneThatRefusesTheUserExitsNine() throws Exception {
+        JMXConnectorServer open = connectorServer(null);
+        JMXConnectorServer guarded = connectorServer(credentials -> {
+            throw new SecurityException("Authentication failed! Invalid username or password");
+        });
+        try {
+            assertThat(run("status", "--jmx", open.getAddress().toString(), "--json")).isEqualTo(7);
+            assertThat(err()).contains("pid " + ProcessHandle.current().pid() + " at " + open.getAddress())
+                    .contains("has no dev.limiter MBeans");
+            assertThat(run("mode", "--jmx", open.getAddress().toString(), "rule", "enforce")).isEqualTo(7);
+
+            assertThat(run("status", "--jmx", guarded.getAddress().toString())).isEqualTo(9);
+            assertThat(err()).contains("refused the connection").contains("--jmx-user NAME");
+        } finally {
+            open.stop();
+            guarded.stop();
+        }
+    }
+
+    /** A real RMI connector on the loopback, over this JVM's platform MBean server (no limiter MBeans in it). */
+    private static JMXConnectorServer connectorServer(JMXAuthenticator authenticator) throws Exception {
+        Map<String, Object> environment = new HashMap<>();
+        if (authenticator != null) {
+            environment.put(JMXConnectorServer.AUTHENTICATOR, authenticator);
+        }
+        JMXConnectorServer server = JMXConnectorServerFactory.newJMXConnectorServer(
+                new JMXServiceURL("service:jmx:rmi://127.0.0.1"), environment,
+                ManagementFactory.getPlatformMBeanServer());
+        server.start();
+        return server;
     }
 
     private static long unusedPid() {

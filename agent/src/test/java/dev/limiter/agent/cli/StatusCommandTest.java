@@ -30,6 +30,16 @@ class StatusCommandTest {
     }
 
     @Test
+    void aJmxAddressInPlaceOfThePid() throws CliFailure {
+        StatusCommand.Options options = parse("--jmx", "app:9010", "--watch", "5", "--json");
+        assertThat(options.pid()).isZero();
+        assertThat(options.json()).isTrue();
+        assertThat(options.watchSeconds()).isEqualTo(5);
+        assertThat(options.jmx().url().toString()).isEqualTo("service:jmx:rmi:///jndi/rmi://app:9010/jmxrmi");
+        assertThat(parse("77").jmx()).isNull();
+    }
+
+    @Test
     void mistakesAreUsageErrors() {
         assertUsage("status takes a PID", "77", "88");
         assertUsage("status takes a PID", "77", "--verbose");

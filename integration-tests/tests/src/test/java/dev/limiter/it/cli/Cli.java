@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -52,8 +53,15 @@ final class Cli {
     }
 
     static Run run(List<String> command) {
+        return run(command, Map.of());
+    }
+
+    /** {@code environment}: added to the variables this JVM has, e.g. a password the command reads. */
+    static Run run(List<String> command, Map<String, String> environment) {
         try {
-            Process process = new ProcessBuilder(command).start();
+            ProcessBuilder builder = new ProcessBuilder(command);
+            builder.environment().putAll(environment);
+            Process process = builder.start();
             process.getOutputStream().close();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             Thread errReader = new Thread(() -> copy(process.getErrorStream(), err), "cli-stderr");
