@@ -386,6 +386,9 @@ public final class YamlTreeReader {
             YamlNode item = flowNode(isList ? depth + 1 : depth, l, c, close); // a key is no level
             skipFlowSpace(l, c, close);
             boolean pair = peek(0) == ':' && isFlowValueEnd(peek(1));
+            if (pair && line != itemLine) {
+                throw stop("invalid YAML: a key and its ':' must be on one line");
+            }
             if (isList && !pair) {
                 items.add(item);
             } else {
