@@ -461,7 +461,7 @@ public final class YamlTreeReader {
                 throw stop(tab());
             } else if (ch == '\n' || ch == '\r') {
                 newline();
-            } else if (ch == '#' && (pos == lineStart || isBlank(text.charAt(pos - 1)))) {
+            } else if (ch == '#') { // where a token may start, '#' starts a comment
                 skipComment();
             } else if (atEnd()) {
                 throw stop("invalid YAML: the " + (close == ']' ? "list" : "mapping") + " opened at line " + openLine
@@ -661,7 +661,6 @@ public final class YamlTreeReader {
             case 'e' -> '\u001B';
             case ' ' -> ' ';
             case '"' -> '"';
-            case '/' -> '/';
             case '\\' -> '\\';
             case 'N' -> '\u0085';
             case '_' -> '\u00A0';
@@ -712,18 +711,20 @@ public final class YamlTreeReader {
         }
     }
 
-    /** True at the end of the line, of the text, or at a comment (after {@link #skipSpaces}). */
+    /**
+     * True at the end of the line, of the text, or at a comment (after {@link #skipSpaces}): where a token may
+     * start, a '#' starts a comment even without a space before it ({@code [a]#c}), as in YAML 1.1 parsers.
+     */
     private boolean atLineEnd() {
         char ch = peek(0);
-        return atEnd() || ch == '\n' || ch == '\r'
-                || (ch == '#' && (pos == lineStart || isBlank(text.charAt(pos - 1))));
+        return atEnd() || ch == '\n' || ch == '\r' || ch == '#';
     }
 
     /** Skips spaces, comments and line breaks up to the next content. */
     private void skipToContent() {
         while (!atEnd()) {
             skipSpaces();
-            if (peek(0) == '#' && (pos == lineStart || isBlank(text.charAt(pos - 1)))) {
+            if (peek(0) == '#') {
                 skipComment();
             }
             if (peek(0) == '\n' || peek(0) == '\r') {
