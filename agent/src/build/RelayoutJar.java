@@ -39,7 +39,7 @@ import java.util.zip.ZipEntry;
  * timestamp (as a zone-free MS-DOS date and time, so the time zone of the build machine does not matter), no
  * directory entries and nothing else from the build machine.
  *
- * <p>The classes every start loads (ours, SnakeYAML's parser, ASM) are stored uncompressed: the
+ * <p>The classes every start loads (ours and ASM) are stored uncompressed: the
  * agent reads some 270 of them while the application starts, and inflating them cost about a third of that
  * reading (Jetty 9.4: 31 -> 18 ms). The rest of Byte Buddy (only a class-file-version helper loads) and the
  * Redis client stay compressed: they are most of the jar.
@@ -137,7 +137,6 @@ public final class RelayoutJar {
     private static boolean storedUncompressed(String target) {
         String name = target.startsWith(PREFIX) ? target.substring(PREFIX.length()) : target;
         return name.startsWith("dev/limiter/") && !name.startsWith("dev/limiter/shaded/")
-                || name.startsWith("dev/limiter/shaded/snakeyaml/")
                 || name.startsWith("dev/limiter/shaded/bytebuddy/jar/asm/");
     }
 

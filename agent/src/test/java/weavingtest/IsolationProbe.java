@@ -17,7 +17,7 @@ public final class IsolationProbe {
         System.out.println("delegate-installed=" + (bridge.getMethod("delegate").invoke(null) != null));
         for (String name : new String[] {"dev.limiter.agent.startup.Startup", "dev.limiter.rules.RuleSet",
                 "dev.limiter.shaded.bytebuddy.jar.asm.ClassReader", "net.bytebuddy.jar.asm.ClassReader",
-                "dev.limiter.shaded.snakeyaml.parser.ParserImpl", "org.yaml.snakeyaml.parser.ParserImpl"}) {
+                "dev.limiter.shaded.redis.clients.jedis.Jedis", "redis.clients.jedis.Jedis"}) {
             boolean visible;
             try {
                 Class.forName(name);

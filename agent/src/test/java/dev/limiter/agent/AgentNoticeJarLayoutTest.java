@@ -100,7 +100,7 @@ class AgentNoticeJarLayoutTest {
 
     @Test
     void noticeListsComponentsWithAnArtifactAndAShadedPackageEach() {
-        assertThat(components).hasSizeGreaterThanOrEqualTo(6).allSatisfy(c -> {
+        assertThat(components).hasSizeGreaterThanOrEqualTo(5).allSatisfy(c -> {
             assertThat(c.artifacts()).as(c.title()).isNotEmpty();
             assertThat(c.packages()).as(c.title()).isNotEmpty()
                     .allSatisfy(p -> assertThat(p).as(c.title()).startsWith(SHADED + "."));

@@ -59,8 +59,8 @@ class PackagedAgentJarLayoutTest {
                 "visible dev.limiter.agent.startup.Startup=false", "visible dev.limiter.rules.RuleSet=false",
                 "visible dev.limiter.shaded.bytebuddy.jar.asm.ClassReader=false",
                 "visible net.bytebuddy.jar.asm.ClassReader=false",
-                "visible dev.limiter.shaded.snakeyaml.parser.ParserImpl=false",
-                "visible org.yaml.snakeyaml.parser.ParserImpl=false", "resource inst=false",
+                "visible dev.limiter.shaded.redis.clients.jedis.Jedis=false",
+                "visible redis.clients.jedis.Jedis=false", "resource inst=false",
                 "first-request-rejected=false");
         assertThat(result.err()).containsOnlyOnce(" started: rules ").contains("already running");
         assertThat(result.err()).doesNotContain("sun.misc.Unsafe");

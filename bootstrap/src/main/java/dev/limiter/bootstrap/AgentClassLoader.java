@@ -16,11 +16,11 @@ import java.util.jar.JarFile;
 
 /**
  * The isolated loader for everything the agent needs beyond the bootstrap bridge: our agent code, core, rules,
- * and the relocated Byte Buddy, SnakeYAML and the Redis client.
+ * and the relocated Byte Buddy and the Redis client.
  *
  * <p>Those classes sit in the agent jar under {@value #PREFIX} with a {@value #SUFFIX} suffix, so no ordinary
  * class loader (and no class-path scanner: Spring, ClassGraph, Jandex) ever sees them, and the application's
- * own SnakeYAML or Byte Buddy cannot clash with ours. Resources are served from the same prefix, and a request
+ * own Byte Buddy or Jedis cannot clash with ours. Resources are served from the same prefix, and a request
  * for {@code some/Type.class} is answered with its {@code .classdata} bytes, because Byte Buddy locates advice
  * classes through {@code getResource}.
  *

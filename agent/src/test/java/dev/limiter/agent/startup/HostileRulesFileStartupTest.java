@@ -47,7 +47,7 @@ class HostileRulesFileStartupTest {
     static Stream<Arguments> hostileFiles() {
         return Stream.of(
                 Arguments.of("alias bomb", (Writer) HostileRulesFileStartupTest::aliasBomb,
-                        "rules.yml:3:8: YAML aliases (*a) are not supported in rules files: write the value out"),
+                        "rules.yml:2:4: YAML anchors (&a) are not supported in rules files: write the value out"),
                 Arguments.of("50 MB", (Writer) file -> {
                     try (RandomAccessFile sparse = new RandomAccessFile(file.toFile(), "rw")) {
                         sparse.setLength(50L << 20);

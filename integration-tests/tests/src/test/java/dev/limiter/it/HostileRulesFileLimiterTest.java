@@ -79,7 +79,7 @@ class HostileRulesFileLimiterTest {
 
             replaceWith(file, path -> Files.writeString(path, "version: 1\na: &a [lol, lol, lol]\nb: &b [*a, *a,"
                     + " *a]\nc: &c [*b, *b, *b]\nrules: *c\n"));
-            awaitRefused(server, "rules.yml:3:8: YAML aliases (*a) are not supported in rules files: write the"
+            awaitRefused(server, "rules.yml:2:4: YAML anchors (&a) are not supported in rules files: write the"
                     + " value out");
             assertStillLimited(http);
 

@@ -3,71 +3,52 @@ package dev.limiter.rules.yaml;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;
-import org.yaml.snakeyaml.events.ScalarEvent;
-import org.yaml.snakeyaml.nodes.NodeId;
-import org.yaml.snakeyaml.nodes.Tag;
-import org.yaml.snakeyaml.resolver.Resolver;
 
 /**
- * Types a YAML scalar the way Jackson's YAML parser (2.x, default features) typed it, so that rules files read
- * the same as when the rules were read through Jackson: an untagged plain scalar by SnakeYAML's YAML 1.1
- * resolver ({@code 10} an integer, {@code 1.5} a decimal, {@code true} / {@code yes} / {@code on} a boolean,
- * {@code ~} and nothing an empty value), a quoted one always a string; the standard tags {@code !!str},
- * {@code !!int}, {@code !!float}, {@code !!bool} and {@code !!null} as named; any other tag a string, and
- * {@code !!binary} unsupported.
+ * Types a YAML scalar the way Jackson's YAML parser (2.x, default features, over SnakeYAML's YAML 1.1 resolver)
+ * typed it, so that rules files read the same as when the rules were read through Jackson: a plain scalar
+ * {@code 10} is an integer, {@code 1.5} a decimal, {@code true} / {@code yes} / {@code on} a boolean, {@code ~},
+ * {@code null} and nothing an empty value, anything else a string; a quoted one is always a string. The
+ * resolver's regular expressions are matched by hand ({@link YamlNumbers}): no regex engine loads to read a file.
  */
 final class YamlScalars {
-
-    private static final Resolver RESOLVER = new Resolver();
-    private static final String STANDARD_TAG = "tag:yaml.org,2002:";
 
     private YamlScalars() {
     }
 
-    /** The scalar as a node, or null if rules files do not support its type ({@code !!binary}). */
-    static YamlNode node(ScalarEvent scalar, int line, int column) {
-        String value = scalar.getValue();
-        String tag = scalar.getTag();
-        if (tag == null || tag.equals("!")) {
-            Tag resolved = RESOLVER.resolve(NodeId.scalar, value, scalar.getImplicit().canOmitTagInPlainScalar());
-            if (resolved == Tag.INT) {
-                return integer(value, line, column);
-            }
-            if (resolved == Tag.FLOAT) {
-                return node(YamlNode.Kind.FLOAT, line, column, value);
-            }
-            if (resolved == Tag.BOOL) {
-                return bool(value, line, column);
-            }
-            if (resolved == Tag.NULL) {
-                return node(YamlNode.Kind.NULL, line, column, "");
-            }
-            return node(YamlNode.Kind.STRING, line, column, value);
+    /** The scalar as a node: typed if {@code plain}, a string if it was quoted. */
+    static YamlNode node(String value, boolean plain, int line, int column) {
+        if (!plain) {
+            return string(value, line, column);
         }
-        if (tag.startsWith(STANDARD_TAG)) {
-            tag = tag.substring(STANDARD_TAG.length());
-            int comma = tag.indexOf(',');
-            if (comma >= 0) {
-                tag = tag.substring(0, comma);
-            }
+        if (value.isEmpty() || value.equals("~") || value.equals("null") || value.equals("Null")
+                || value.equals("NULL")) {
+            return node(YamlNode.Kind.NULL, line, column, "");
         }
-        switch (tag) {
-            case "binary":
-                return null;
-            case "bool":
-                return bool(value, line, column);
-            case "int":
-                return value.isEmpty() ? string(value, line, column) : integer(value, line, column);
-            case "float":
-                return node(value.isEmpty() ? YamlNode.Kind.STRING : YamlNode.Kind.FLOAT, line, column, value);
-            case "null":
-                return value.isEmpty() ? string(value, line, column) : node(YamlNode.Kind.NULL, line, column, "");
+        if (YamlNumbers.isInteger(value)) {
+            return integer(value, line, column);
+        }
+        if (YamlNumbers.isFloat(value)) {
+            return node(YamlNode.Kind.FLOAT, line, column, value);
+        }
+        if (isBoolean(value)) {
+            return bool(value, line, column);
+        }
+        return string(value, line, column);
+    }
+
+    /** The YAML 1.1 resolver's booleans: {@code yes|Yes|YES|no|No|NO|true|True|TRUE|false|...|off|Off|OFF}. */
+    private static boolean isBoolean(String value) {
+        switch (value) {
+            case "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE", "on", "On",
+                    "ON", "off", "Off", "OFF":
+                return true;
             default:
-                return string(value, line, column);
+                return false;
         }
     }
 
-    /** YAML 1.1 booleans as Jackson accepted them ({@code y}, {@code no}, {@code ON}...); anything else a string. */
+    /** A resolved boolean as Jackson read it. */
     private static YamlNode bool(String value, int line, int column) {
         Boolean parsed = switch (value.length()) {
             case 1 -> "yY".indexOf(value.charAt(0)) >= 0 ? Boolean.TRUE

@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
  */
 public enum HostileRulesFile {
 
-    /** "Billion laughs": nine levels of nine aliases each; refused at the first alias, never expanded. */
-    ALIAS_BOMB("rules.yml:3:8: YAML aliases (*a) are not supported in rules files: write the value out",
+    /** "Billion laughs": nine levels of nine aliases each; refused at the first anchor, never expanded. */
+    ALIAS_BOMB("rules.yml:2:4: YAML anchors (&a) are not supported in rules files: write the value out",
             Budget.PARSED) {
         @Override
         void write(Path file) throws IOException {

@@ -19,17 +19,16 @@ import java.util.Map;
 import org.yaml.snakeyaml.LoaderOptions;
 
 /**
- * The rules' former YAML reader, on Jackson's streaming YAML parser: kept as the oracle of
- * {@link YamlTreeReaderEquivalenceTest}, which shows the SnakeYAML event reader that replaced it builds the same
- * trees and reports the same problems. (Replaced because Jackson's parser base class initialises
- * {@code java.math.BigDecimal}, whose class initialiser costs ~23 ms of CPU on JDK 25: docs/overhead.md.)
+ * The rules' former YAML reader, on Jackson's streaming YAML parser (a full YAML 1.1 parser, SnakeYAML's,
+ * underneath): kept as the oracle of {@link YamlTreeReaderEquivalenceTest}, which shows the hand-written reader
+ * that replaced it builds the same trees, refuses what it refused, and refuses the YAML rules files do not use.
  */
 final class JacksonTreeReader {
 
     static final int MAX_FILE_BYTES = YamlTreeReader.MAX_FILE_BYTES;
     static final int MAX_DEPTH = YamlTreeReader.MAX_DEPTH;
 
-    private static final LoaderOptions LOADER_OPTIONS = YamlTreeReader.loaderOptions();
+    private static final LoaderOptions LOADER_OPTIONS = loaderOptions();
     private static final StreamReadConstraints CONSTRAINTS = StreamReadConstraints.builder()
             .maxNestingDepth(MAX_DEPTH + 2)
             .maxStringLength(MAX_FILE_BYTES)
@@ -41,6 +40,22 @@ final class JacksonTreeReader {
     private static final int YAML_FEATURES = YAMLParser.Feature.collectDefaults();
 
     private JacksonTreeReader() {
+    }
+
+    /** SnakeYAML's limits for a rules file, as the reader over SnakeYAML's events set them. */
+    static LoaderOptions loaderOptions() {
+        LoaderOptions options = new LoaderOptions();
+        options.setMaxAliasesForCollections(16);
+        options.setNestingDepthLimit(MAX_DEPTH + 2);
+        options.setCodePointLimit(MAX_FILE_BYTES);
+        options.setAllowDuplicateKeys(true); // duplicates are reported by the reader, with both positions
+        options.setAllowRecursiveKeys(false);
+        return options;
+    }
+
+    static String describe(String problem, String context) {
+        String text = problem == null ? "syntax error" : YamlTreeReader.firstLine(problem);
+        return context == null ? text : text + " (" + YamlTreeReader.firstLine(context) + ")";
     }
 
     /**
@@ -175,7 +190,7 @@ final class JacksonTreeReader {
         org.yaml.snakeyaml.error.Mark mark = e.getProblemMark();
         int line = mark == null ? 1 : mark.getLine() + 1;
         int column = mark == null ? 1 : mark.getColumn() + 1;
-        problems.add(line, column, "invalid YAML: " + YamlTreeReader.describe(e.getProblem(), e.getContext()));
+        problems.add(line, column, "invalid YAML: " + describe(e.getProblem(), e.getContext()));
     }
 
     private static int line(JsonLocation at) {
