@@ -383,9 +383,11 @@ public final class YamlTreeReader {
             }
             int itemLine = line;
             int itemColumn = column();
+            boolean quotedKey = peek(0) == '"' || peek(0) == '\'';
             YamlNode item = flowNode(isList ? depth + 1 : depth, l, c, close); // a key is no level
             skipFlowSpace(l, c, close);
-            boolean pair = peek(0) == ':' && isFlowValueEnd(peek(1));
+            // after a quoted key the ':' may touch its value, as in JSON ({"a":"b"}): YAML 1.2 allows it
+            boolean pair = peek(0) == ':' && (quotedKey || isFlowValueEnd(peek(1)));
             if (pair && line != itemLine) {
                 throw stop("invalid YAML: a key and its ':' must be on one line");
             }
