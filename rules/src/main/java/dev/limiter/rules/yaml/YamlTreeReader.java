@@ -55,6 +55,9 @@ public final class YamlTreeReader {
     /** Where {@link #pos}'s line starts. */
     private int lineStart;
 
+    /** The text of the last scalar {@link #flowNode} read, as written (null after a collection). */
+    private String lastFlowScalar;
+
     private YamlTreeReader(String text, Problems problems) {
         this.text = text;
         this.problems = problems;
@@ -385,6 +388,7 @@ public final class YamlTreeReader {
             int itemColumn = column();
             boolean quotedKey = peek(0) == '"' || peek(0) == '\'';
             YamlNode item = flowNode(isList ? depth + 1 : depth, l, c, close); // a key is no level
+            String keyText = lastFlowScalar; // a key is the text as written: {yes: 1} has the key "yes"
             skipFlowSpace(l, c, close);
             // after a quoted key the ':' may touch its value, as in JSON ({"a":"b"}): YAML 1.2 allows it
             boolean pair = peek(0) == ':' && (quotedKey || isFlowValueEnd(peek(1)));
@@ -394,7 +398,7 @@ public final class YamlTreeReader {
             if (isList && !pair) {
                 items.add(item);
             } else {
-                if (!item.is(YamlNode.Kind.STRING) && item.text() == null) {
+                if (keyText == null) {
                     throw new Stop(itemLine, itemColumn, "a mapping key must be a plain value, not "
                             + item.kind().description());
                 }
@@ -411,7 +415,7 @@ public final class YamlTreeReader {
                 } else {
                     value = YamlScalars.node("", true, line, column());
                 }
-                YamlNode.YamlEntry entry = new YamlNode.YamlEntry(item.text(), itemLine, itemColumn, value);
+                YamlNode.YamlEntry entry = new YamlNode.YamlEntry(keyText, itemLine, itemColumn, value);
                 if (isList) {
                     Map<String, YamlNode.YamlEntry> single = new LinkedHashMap<>();
                     single.put(entry.key(), entry);
@@ -437,7 +441,9 @@ public final class YamlTreeReader {
     private YamlNode flowNode(int depth, int openLine, int openColumn, char close) {
         char ch = peek(0);
         if (ch == '[' || ch == '{') {
-            return flow(depth);
+            YamlNode collection = flow(depth);
+            lastFlowScalar = null;
+            return collection;
         }
         if (ch == ',' || ch == ']' || ch == '}') {
             throw stop("invalid YAML: expected a value before '" + ch + "'");
@@ -450,6 +456,7 @@ public final class YamlTreeReader {
         int c = column();
         boolean plain = ch != '\'' && ch != '"';
         String value = plain ? plain(-1, true) : quoted();
+        lastFlowScalar = value;
         return YamlScalars.node(value, plain, l, c);
     }
 

@@ -116,7 +116,7 @@ class YamlTreeReaderEquivalenceTest {
                 "a: 1\na: 2\n", "a: 1\nb:\n  c: 1\n  c: 2\na: 3\n", "x: &a {b: 1}\ny: *a\n", "x: &a 1\ny: *a\n",
                 "- *unknown\n", "a: *a\n", "&a x: 1\n", "x: 1\n*x : 2\n", "? [a, b]\n: 1\n", "? {a: 1}\n: 2\n",
                 "{[1]: 2}\n", "? complex\n: value\n", "a: [1, [2, [3]]]\n", "a: {b: {c: {}}}\n", "a: []\nb: {}\n",
-                "{\"a\":\"b\",\"c\":[1]}\n", "x: {'a':1, \"b\":{\"c\":\"d\"}}\n", "x: {a:1}\n",
+                "{\"a\":\"b\",\"c\":[1]}\n", "x: {'a':1, \"b\":{\"c\":\"d\"}}\n", "x: {a:1}\n", "x: {yes, no: 1, ~: 2, 0x1F: 3}\n", "x: [on: 1, off]\n",
                 "a: |\n  text\n  more\n", "a: >\n  folded\n  text\n", "a: \"esc\\x41\\u00e9\"\n",
                 "a: 'it''s'\n", "a: \"\\q\"\n", "a: @x\n", "a: `x\n", "- - - x\n", "rules:\n- id: a\n  limit: 1\n",
                 "version: 1\nrules: []\n", "a: 1 # c\n# c\nb: 2\n", "a:\n", "a: !!map {b: 1}\n",
