@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.limiter.core.Outcome;
+import dev.limiter.core.clock.ManualClock;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.compile.HostileRulesFile;
@@ -27,6 +28,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 class HostileRulesFileReloadTest {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    /**
+     * Time stands still for the limiters: the good rules' window is an hour of the wall clock, and a run across
+     * the hour's end would otherwise give key k a fresh budget.
+     */
+    private final ManualClock clock = new ManualClock(1_000_000);
 
     @TempDir
     Path dir;
@@ -52,7 +59,7 @@ class HostileRulesFileReloadTest {
     private Path openGoodRulesAndExhaustKeyK() throws Exception {
         Path file = dir.resolve("rules.yml");
         Files.writeString(file, HostileRulesFile.GOOD);
-        holder = RuleSetHolder.open(file);
+        holder = RuleSetHolder.open(file, clock);
         assertThat(holder.lastError()).isNull();
         Rule rule = holder.current().rule("a");
         assertThat(rule.limiter().tryAcquire("k", new long[Outcome.SIZE])).isTrue();
