@@ -54,6 +54,27 @@ public interface KeyedLimiter {
     /** Returns the permit of an admitted call, for strategies that {@link RateLimitStrategy#releasesOnExit()}. */
     void release(String key);
 
+    /** True if {@link #release(String, long, long)} wants the call's latency ({@code adaptive}). */
+    default boolean samplesLatency() {
+        return strategy().samplesLatency();
+    }
+
+    /**
+     * {@link #release(String)} with how long the call held its permit and the {@link System#nanoTime} of its end,
+     * for a strategy that {@link #samplesLatency()}; the default drops both.
+     */
+    default void release(String key, long heldNanos, long nowNanos) {
+        release(key);
+    }
+
+    /**
+     * The state of {@code key} in this JVM, for reading only (e.g. an adaptive limit's current value), or null if
+     * the key has none here or the store keeps it elsewhere.
+     */
+    default Bucket stateOf(String key) {
+        return null;
+    }
+
     /** Reads the budget of {@code key} without taking a permit; fills {@code out}; returns remaining. */
     long remaining(String key, long[] out);
 

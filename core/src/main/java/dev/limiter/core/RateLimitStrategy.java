@@ -121,6 +121,22 @@ public interface RateLimitStrategy {
     default void release(Bucket bucket, LimitConfig config) {
     }
 
+    /**
+     * True if the release should carry the call's latency ({@link #release(Bucket, LimitConfig, long, long)}): a
+     * limit that learns from it ({@code adaptive}). Callers that can measure it then do; the others need not.
+     */
+    default boolean samplesLatency() {
+        return false;
+    }
+
+    /**
+     * {@link #release} with how long the admitted call held its permit ({@code heldNanos}) and the
+     * {@link System#nanoTime} of its end; the default ignores both.
+     */
+    default void release(Bucket bucket, LimitConfig config, long heldNanos, long nowNanos) {
+        release(bucket, config);
+    }
+
     /** True if admitted calls must be followed by {@link #release} (a bulkhead / concurrency limit). */
     default boolean releasesOnExit() {
         return false;

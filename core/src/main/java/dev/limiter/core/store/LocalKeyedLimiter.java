@@ -291,6 +291,23 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         }
     }
 
+    @Override
+    public void release(String key, long heldNanos, long nowNanos) {
+        if (!releases) {
+            return;
+        }
+        Bucket bucket = buckets.get(key);
+        if (bucket != null) {
+            strategy.release(bucket, config, heldNanos, nowNanos);
+            forgetEmptyLap();
+        }
+    }
+
+    @Override
+    public Bucket stateOf(String key) {
+        return buckets.get(key);
+    }
+
     /** Something may have turned idle without the clock moving: the next new key walks again. */
     private void forgetEmptyLap() {
         if (nothingEvictableAt != Long.MIN_VALUE) {

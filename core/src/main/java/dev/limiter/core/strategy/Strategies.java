@@ -50,7 +50,7 @@ public final class Strategies {
      */
     public static boolean isBuiltIn(RateLimitStrategy strategy) {
         for (Strategy builtIn : Strategy.values()) {
-            if (builtIn.get() == strategy) {
+            if (builtIn.get().getClass() == strategy.getClass()) { // adaptive: one class, an instance per settings
                 return true;
             }
         }

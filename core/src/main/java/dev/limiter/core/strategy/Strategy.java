@@ -7,6 +7,7 @@ import dev.limiter.core.strategy.LeakyBucketStrategy;
 import dev.limiter.core.strategy.SlidingLogStrategy;
 import dev.limiter.core.strategy.SlidingWindowStrategy;
 import dev.limiter.core.strategy.TokenBucketStrategy;
+import dev.limiter.core.strategy.adaptive.AdaptiveStrategy;
 
 /**
  * The built-in algorithms, for code that picks one in Java rather than by name (the {@link Guard} facade).
@@ -19,7 +20,9 @@ public enum Strategy {
     SLIDING_WINDOW(SlidingWindowStrategy.INSTANCE),
     SLIDING_LOG(SlidingLogStrategy.INSTANCE),
     LEAKY_BUCKET(LeakyBucketStrategy.INSTANCE),
-    CONCURRENCY(ConcurrencyStrategy.INSTANCE);
+    CONCURRENCY(ConcurrencyStrategy.INSTANCE),
+    /** With the default settings; rules give their own ({@code AdaptiveStrategy.of}). */
+    ADAPTIVE(AdaptiveStrategy.INSTANCE);
 
     private final RateLimitStrategy impl;
 

@@ -5,12 +5,13 @@ import dev.limiter.core.LimitConfig;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.clock.ManualClock;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jetbrains.lincheck.datastructures.Operation;
 
 /**
  * One bulkhead bucket's operations for the model checker, and {@link Model}, their documented behaviour as a
- * counter of calls in flight. Subclasses pick the strategy: the real one ({@link ConcurrencyModelTest}) or a
- * broken one that the check must catch.
+ * counter of calls in flight. Subclasses pick the strategy: the real ones ({@link ConcurrencyModelTest}, and
+ * {@link AdaptiveModelTest} with its bounds pinned to the same limit) or a broken one that the check must catch.
  */
 public abstract class BulkheadModel {
 
@@ -19,6 +20,7 @@ public abstract class BulkheadModel {
     private final LimitConfig config = LimitConfig.of(LIMIT, 1_000).withClock(new ManualClock());
     private final RateLimitStrategy strategy;
     private final Bucket bucket;
+    private final AtomicLong clockNanos = new AtomicLong(System.nanoTime());
 
     BulkheadModel(RateLimitStrategy strategy) {
         this.strategy = strategy;
@@ -32,9 +34,10 @@ public abstract class BulkheadModel {
         return strategy.check(bucket, config, out) ? out[Outcome.REMAINING] : -1;
     }
 
+    /** With a latency and a clock 100 ms further at each release: a strategy that samples closes its windows. */
     @Operation
     public void release() {
-        strategy.release(bucket, config);
+        strategy.release(bucket, config, 1_000_000L, clockNanos.addAndGet(100_000_000L));
     }
 
     @Operation

@@ -170,7 +170,13 @@ class StrategyContentionTest {
         SlidingLogStrategy strategy = SlidingLogStrategy.INSTANCE;
         Bucket bucket = strategy.newBucket(config);
         AtomicBoolean stop = new AtomicBoolean();
+        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
         Thread ticker = new Thread(() -> {
+            try {
+                running.await(); // the clock moves only once the callers run: a slow start cannot skip the test
+            } catch (InterruptedException e) {
+                return;
+            }
             while (!stop.get()) {
                 seconds.advance(1000);
                 java.util.concurrent.locks.LockSupport.parkNanos(200_000);
@@ -184,6 +190,7 @@ class StrategyContentionTest {
             Contention.platform(THREADS, t -> {
                 long[] out = Outcome.newArray();
                 List<long[]> mine = new ArrayList<>();
+                running.countDown();
                 while (seconds.millis() < end && System.nanoTime() < deadline) {
                     if (strategy.check(bucket, config, out)) {
                         mine.add(new long[] {out[Outcome.STAMP], out[Outcome.RESET_EPOCH_SECONDS] * 1000 - window});
@@ -194,6 +201,7 @@ class StrategyContentionTest {
             });
         } finally {
             stop.set(true);
+            running.countDown();
             ticker.join();
         }
         admissions.sort((a, b) -> Long.compare(a[0], b[0]));
@@ -246,7 +254,13 @@ class StrategyContentionTest {
         Bucket bucket = TokenBucketStrategy.INSTANCE.newBucket(config);
         long t0 = clock.millis();
         AtomicBoolean stop = new AtomicBoolean();
+        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
         Thread ticker = new Thread(() -> {
+            try {
+                running.await(); // the clock moves only once the callers run: a slow start cannot skip the test
+            } catch (InterruptedException e) {
+                return;
+            }
             while (!stop.get()) {
                 clock.advance(1);
                 Thread.onSpinWait();
