@@ -37,9 +37,10 @@ public interface LimiterFactory {
     /**
      * True if a rule of {@code strategy} can keep its state in {@code store}; the compiler reports a rule that
      * cannot. In-JVM state runs every strategy; a shared store runs only what it implements itself, and by
-     * default that is the built-ins, since a custom strategy is Java code that runs in one JVM only.
+     * default that is the built-ins, since a custom strategy is Java code that runs in one JVM only, but not
+     * {@code adaptive}, whose limit is learned from one JVM's latencies.
      */
     default boolean supports(StoreSpec store, RateLimitStrategy strategy) {
-        return !store.isRedis() || Strategies.isBuiltIn(strategy);
+        return !store.isRedis() || Strategies.isBuiltIn(strategy) && !strategy.samplesLatency();
     }
 }

@@ -25,6 +25,7 @@ public final class Tier {
     private final HeaderText[] texts;
     private final RuleStats stats;
     private final boolean releasesOnExit;
+    private final boolean samplesLatency;
     private final long maxCost;
 
     private Tier(String name, KeyedLimiter[] limiters, LimitConfig[] configs, HeaderText[] texts, RuleStats stats) {
@@ -33,6 +34,7 @@ public final class Tier {
         this.texts = texts;
         this.stats = stats;
         this.releasesOnExit = limiters.length == 1 && limiters[0].strategy().releasesOnExit();
+        this.samplesLatency = releasesOnExit && limiters[0].strategy().samplesLatency();
         long most = Long.MAX_VALUE;
         for (int i = 0; i < limiters.length; i++) {
             most = Math.min(most, budget(limiters[i], configs[i]));
@@ -143,6 +145,11 @@ public final class Tier {
     /** True for a {@code concurrency} tier: its one permit goes back when the call ends. */
     public boolean releasesOnExit() {
         return releasesOnExit;
+    }
+
+    /** True for an {@code adaptive} tier: its release carries how long the call held the permit. */
+    public boolean samplesLatency() {
+        return samplesLatency;
     }
 
     /** This tier's counters (an override's own; the rule's for its main tier). */

@@ -4,6 +4,7 @@ import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.clock.Clock;
 import dev.limiter.core.strategy.Strategies;
+import dev.limiter.core.strategy.adaptive.AdaptiveStrategy;
 import dev.limiter.rules.text.Suggestions;
 import dev.limiter.rules.yaml.Fields;
 import dev.limiter.rules.yaml.Problems;
@@ -56,6 +57,14 @@ final class LimitSection {
         if (strategyName != null) {
             strategy = strategy(strategyName, rule.has("strategy") ? rule.get("strategy") : rule.node(), problems);
         }
+        if (strategy == AdaptiveStrategy.INSTANCE) {
+            AdaptiveSection adaptive = AdaptiveSection.read(rule, problems);
+            limit = adaptive.maxLimit();
+            window = rule.has("window") ? window() : DEFAULT_CONCURRENCY_WINDOW_MILLIS;
+            strategy = adaptive.settings() == null ? null : AdaptiveStrategy.of(adaptive.settings());
+            return;
+        }
+        AdaptiveSection.refuseOutsideAdaptive(rule, problems);
         readLimits(label, strategy != null);
     }
 

@@ -90,7 +90,7 @@ final class LiveState {
         for (int i = 0; i < n; i++) {
             RuleDraft draft = drafts.get(i);
             Rule old = previous == null ? null : previous.rule(draft.id());
-            if (old != null && old.limiter().strategy() == draft.strategy() && old.maxKeys() == draft.maxKeys()
+            if (old != null && old.limiter().strategy().equals(draft.strategy()) && old.maxKeys() == draft.maxKeys()
                     && old.store().equals(draft.store())) {
                 olds[i] = old;
                 states[i] = old.state();

@@ -53,7 +53,7 @@ final class RulesCompiler {
     /** The keys a rule may have: docs/rules.md says for each which match kinds take it (a test holds both equal). */
     static final String[] RULE_KEYS = {"id", "match", "key", "limit", "window", "limits", "strategy",
         "capacity", "cost", "unless", "overrides", "mode", "on-error", "max-keys", "on-full", "throw", "store", "on-limit", "max-wait",
-        "max-waiters"};
+        "max-waiters", "algorithm", "min-limit", "max-limit", "initial-limit"};
 
     private static final String[] ON_FULL_SPELLINGS = spellings();
 
@@ -239,8 +239,10 @@ final class RulesCompiler {
         String throwClass = throwClass(rule, match);
         if (store != null && strategy != null && !factory.supports(store, strategy)) {
             problems.add(rule.has("store") ? rule.get("store") : rule.has("strategy") ? rule.get("strategy")
-                    : rule.node(), "strategy '" + Fields.shorten(strategy.name()) + "' has no Redis script:"
-                    + " custom strategies need 'store: local'");
+                    : rule.node(), strategy.samplesLatency()
+                            ? "an adaptive limit is learned from this JVM's own latencies: it needs 'store: local'"
+                            : "strategy '" + Fields.shorten(strategy.name()) + "' has no Redis script:"
+                                    + " custom strategies need 'store: local'");
         }
         KeySpec key = KeySection.read(rule, match, problems);
         PolicyDraft policy = PolicySection.read(rule, label, limits, match == null ? null : match.target, strategy,

@@ -35,7 +35,7 @@ enum MatchKindOptions {
     KEY_METADATA("`key: metadata:NAME`", cells(REFUSED, REFUSED, REFUSED, YES, REFUSED),
             kind -> body("key: §metadata:x-api-key")),
     LIMIT_WINDOW("`limit`, `window`", cells(YES, YES, YES, YES, YES), kind -> body("limit: 10\nwindow: 1s")),
-    STRATEGY("`strategy` (every built-in or custom one)", cells(YES, YES, YES, YES, YES), kind -> strategies()),
+    STRATEGY("`strategy` (every other built-in or custom one)", cells(YES, YES, YES, YES, YES), kind -> strategies()),
     CAPACITY("`capacity`", cells(YES, YES, YES, YES, YES), kind -> body("strategy: token-bucket\ncapacity: 20")),
     LIMITS("`limits` (several limits)", cells(YES, YES, YES, YES, NO_ATTRIBUTE),
             kind -> body("limits:\n  - { limit: 10, window: 1s }\n  - { limit: 100, window: 1m }")),
@@ -69,7 +69,10 @@ enum MatchKindOptions {
             kind -> body("strategy: token-bucket\non-limit: §wait\nmax-wait: 500ms" + (kind.needsMaxWaiters
                     ? "\nmax-waiters: 20" : ""))),
     MAX_WAITERS("`max-waiters` (with `on-limit: wait`)", cells(YES, YES, YES, REFUSED, NO_ATTRIBUTE),
-            kind -> body("strategy: token-bucket\non-limit: §wait\nmax-wait: 500ms\nmax-waiters: 20"));
+            kind -> body("strategy: token-bucket\non-limit: §wait\nmax-wait: 500ms\nmax-waiters: 20")),
+    ADAPTIVE("`strategy: adaptive` with `algorithm`, `min-limit`, `max-limit`, `initial-limit`",
+            cells(YES, YES, YES, YES, NO_ATTRIBUTE), kind -> body("strategy: adaptive\nalgorithm: vegas\n"
+                    + "min-limit: 2\nmax-limit: 50\ninitial-limit: 10"));
 
     /** Where a refusal must be reported; removed from the text before it is loaded. */
     static final char MARK = '§';
@@ -126,7 +129,8 @@ enum MatchKindOptions {
 
         /** The body with a limit and window added if it states none. */
         String fullBody() {
-            boolean limited = body.lines().anyMatch(line -> line.startsWith("limit:") || line.startsWith("limits:"));
+            boolean limited = body.lines().anyMatch(line -> line.startsWith("limit:") || line.startsWith("limits:"))
+                    || body.contains("strategy: adaptive"); // it finds its own limit
             return (body.isEmpty() ? "" : body + "\n") + (limited ? "" : "limit: 10\nwindow: 1s\n");
         }
 
@@ -206,7 +210,9 @@ enum MatchKindOptions {
     private static List<Variant> strategies() {
         List<Variant> variants = new ArrayList<>();
         for (String name : Strategies.names()) {
-            variants.add(new Variant("", "", "strategy: " + name));
+            if (!name.equals("adaptive")) { // a row of its own: it takes no limit
+                variants.add(new Variant("", "", "strategy: " + name));
+            }
         }
         return variants;
     }
