@@ -56,6 +56,7 @@ final class StatusJson {
                 .name("activeKeys").count(rule.activeKeys())
                 .name("keysRefused").count(rule.keysRefused())
                 .name("noClassLoaded").value(rule.noClassLoaded())
+                .name("adaptiveLimit").count(rule.adaptiveLimit())
                 .name("topRejectedKeys").beginArray();
         for (TopKey key : rule.topRejectedKeys()) {
             json.beginObject().name("key").value(key.key()).name("count").value(key.count())

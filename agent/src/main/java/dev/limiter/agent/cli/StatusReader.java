@@ -17,7 +17,7 @@ final class StatusReader {
         "FailedReloadCount", "LastReloadTime", "LastReloadError", "WovenTypes", "InternalErrors", "Reweaving", "LastReweave"};
     private static final String[] RULE = {"Match", "Key", "Strategy", "Limit", "WindowMillis", "Capacity", "Mode",
         "FileMode", "Allowed", "Rejected", "WouldReject", "Errors", "ActiveKeys", "KeysRefused", "NoClassLoaded",
-        "TopRejectedKeys"};
+        "TopRejectedKeys", "AdaptiveLimit"};
     private static final String[] STORE = {"Type", "State", "Uri", "OnFailure", "RoundTrips", "Errors", "Timeouts",
         "Fallbacks", "CircuitOpens", "LatencyP50Micros", "LatencyP99Micros", "LatencyMaxMicros"};
 
@@ -45,7 +45,8 @@ final class StatusReader {
                 values.number("Limit"), values.number("WindowMillis"), values.number("Capacity"),
                 values.text("Mode"), values.text("FileMode"), values.number("Allowed"), values.number("Rejected"),
                 values.number("WouldReject"), values.number("Errors"), values.number("ActiveKeys"),
-                values.number("KeysRefused"), values.flag("NoClassLoaded"), topKeys(values.get("TopRejectedKeys")));
+                values.number("KeysRefused"), values.flag("NoClassLoaded"), topKeys(values.get("TopRejectedKeys")),
+                values.number("AdaptiveLimit"));
     }
 
     /** The MXBean maps {@code KeyCount[]} to {@code CompositeData[]} with {@code key}, {@code count}, {@code error}. */

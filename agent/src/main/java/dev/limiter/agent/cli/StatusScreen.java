@@ -80,13 +80,20 @@ final class StatusScreen {
                 + " us, max " + number(store.latencyMaxMicros()) + " us";
     }
 
-    /** The limit as the rules file says it: {@code 10/1s}, {@code 10/1s burst 20}, {@code 3 at once}. */
+    /**
+     * The limit as the rules file says it: {@code 10/1s}, {@code 10/1s burst 20}, {@code 3 at once}; for an
+     * adaptive rule, the limit it found: {@code 14 at once (adaptive, max 1000)}.
+     */
     static String limit(RuleStatus rule) {
         if (rule.limit() < 0) {
             return "-";
         }
         if (rule.strategy().equals("concurrency")) {
             return rule.limit() + " at once";
+        }
+        if (rule.strategy().equals("adaptive")) {
+            return (rule.adaptiveLimit() < 0 ? "?" : rule.adaptiveLimit()) + " at once (adaptive, max " + rule.limit()
+                    + ")";
         }
         String text = rule.limit() + (rule.windowMillis() > 0 ? "/" + window(rule.windowMillis()) : "");
         if (rule.capacity() >= 0 && rule.capacity() != rule.limit()) {

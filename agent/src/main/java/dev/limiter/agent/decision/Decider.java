@@ -105,7 +105,7 @@ public final class Decider {
             }
             if (verdict == Verdict.ADMITTED) {
                 if (tier.releasesOnExit()) {
-                    call.permits.hold(tier.limiters()[0], key);
+                    call.permits.hold(tier.limiters()[0], key, tier.samplesLatency());
                 }
                 if (enforce && (call.bindingRule == null || out[Outcome.REMAINING] < call.binding[Outcome.REMAINING])) {
                     System.arraycopy(out, 0, call.binding, 0, Outcome.SIZE);

@@ -15,8 +15,12 @@ public final class HeldPermits {
     private static final KeyedLimiter[] NO_LIMITERS = new KeyedLimiter[0];
     private static final String[] NO_KEYS = new String[0];
 
+    private static final long[] NO_STARTS = new long[0];
+
     private KeyedLimiter[] limiters = NO_LIMITERS;
     private String[] keys = NO_KEYS;
+    /** The {@link System#nanoTime} each permit was taken at, for a limiter that learns from latency; else 0. */
+    private long[] starts = NO_STARTS;
     private int height;
 
     /** How many permits are held. */
@@ -26,13 +30,23 @@ public final class HeldPermits {
 
     /** Pushes one permit of {@code limiter} for {@code key}. */
     public void hold(KeyedLimiter limiter, String key) {
+        hold(limiter, key, false);
+    }
+
+    /**
+     * Pushes one permit of {@code limiter} for {@code key}; with {@code timed} (an {@code adaptive} limit) its
+     * release carries how long the call held it.
+     */
+    public void hold(KeyedLimiter limiter, String key, boolean timed) {
         if (height == limiters.length) {
             int size = height == 0 ? 4 : height * 2;
             limiters = Arrays.copyOf(limiters, size);
             keys = Arrays.copyOf(keys, size);
+            starts = Arrays.copyOf(starts, size);
         }
         limiters[height] = limiter;
         keys[height] = key;
+        starts[height] = timed ? System.nanoTime() : 0;
         height++;
     }
 
@@ -41,7 +55,13 @@ public final class HeldPermits {
         while (height > newHeight) {
             height--;
             try {
-                limiters[height].release(keys[height]);
+                long start = starts[height];
+                if (start == 0) {
+                    limiters[height].release(keys[height]);
+                } else {
+                    long now = System.nanoTime();
+                    limiters[height].release(keys[height], now - start, now);
+                }
             } catch (Throwable ignored) {
                 // a failing release must not stop the others; the limiter counts its own errors
             }
@@ -55,6 +75,7 @@ public final class HeldPermits {
         HeldPermits taken = new HeldPermits();
         taken.limiters = Arrays.copyOf(limiters, height);
         taken.keys = Arrays.copyOf(keys, height);
+        taken.starts = Arrays.copyOf(starts, height);
         taken.height = height;
         Arrays.fill(limiters, 0, height, null);
         Arrays.fill(keys, 0, height, null);

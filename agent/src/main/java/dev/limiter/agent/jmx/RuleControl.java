@@ -196,6 +196,36 @@ final class RuleControl implements RuleMXBean {
     }
 
     @Override
+    public long getAdaptiveLimit() {
+        AdaptiveState state = AdaptiveState.of(rule(), "");
+        return state == null ? -1 : state.limit();
+    }
+
+    @Override
+    public long getAdaptiveInFlight() {
+        AdaptiveState state = AdaptiveState.of(rule(), "");
+        return state == null ? -1 : state.inFlight();
+    }
+
+    @Override
+    public long getAdaptiveNoLoadMicros() {
+        AdaptiveState state = AdaptiveState.of(rule(), "");
+        return state == null ? -1 : state.noLoadMicros();
+    }
+
+    @Override
+    public long getAdaptiveLatencyMicros() {
+        AdaptiveState state = AdaptiveState.of(rule(), "");
+        return state == null ? -1 : state.latencyMicros();
+    }
+
+    @Override
+    public String adaptive(String key) {
+        AdaptiveState state = AdaptiveState.of(rule(), key);
+        return state == null ? "not adaptive" : state.toString();
+    }
+
+    @Override
     public long getWaitRefused() {
         return rule().stats().waitRefused().sum();
     }

@@ -118,6 +118,24 @@ public interface RuleMXBean {
      */
     long getWaitRefused();
 
+    /**
+     * An {@code adaptive} rule's limit now, for the key of {@code key: global} (the one key such a rule usually
+     * has; {@link #adaptive(String)} reads any key); -1 for other rules.
+     */
+    long getAdaptiveLimit();
+
+    /** An {@code adaptive} rule's calls in flight, as {@link #getAdaptiveLimit()}; -1 for other rules. */
+    long getAdaptiveInFlight();
+
+    /**
+     * An {@code adaptive} rule's estimate of the service's latency when nothing queues, in microseconds, as
+     * {@link #getAdaptiveLimit()} (0 before the first window with enough calls); -1 for other rules.
+     */
+    long getAdaptiveNoLoadMicros();
+
+    /** The mean latency of the last sampling window, in microseconds, as {@link #getAdaptiveNoLoadMicros()}. */
+    long getAdaptiveLatencyMicros();
+
     /** The rule's own limits, shortest window first, e.g. {@code 10/1s, 1000/1h}. */
     String getLimits();
 
@@ -135,6 +153,12 @@ public interface RuleMXBean {
 
     /** Forgets one key's state: it starts again with a full budget. */
     void resetKey(String key);
+
+    /**
+     * What an {@code adaptive} rule has learned for {@code key}, e.g. {@code limit 14, in flight 3, no-load
+     * 20.1 ms, last window 31.0 ms}; "not adaptive" for other rules.
+     */
+    String adaptive(String key);
 
     /** The permits {@code key} has left now, without taking one. */
     long remaining(String key);

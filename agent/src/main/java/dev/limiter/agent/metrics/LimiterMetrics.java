@@ -1,5 +1,6 @@
 package dev.limiter.agent.metrics;
 
+import dev.limiter.agent.jmx.AdaptiveState;
 import dev.limiter.agent.store.RedisLimiterFactory;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.redis.RedisStore;
@@ -87,6 +88,7 @@ final class LimiterMetrics {
                     rule.limiter().keysAdmittedWithoutState());
         }
         waits(w, all);
+        adaptive(w, all);
         overrides(w, all);
         w.counter("limiter_internal_errors", "Failures of the agent's own code, caught, counted and logged; the"
                 + " request went on as on-error says.");
@@ -116,6 +118,41 @@ final class LimiterMetrics {
                 + " slot taken, or an event loop, which never parks); also counted as rejected.");
         for (Rule rule : all) {
             w.sample("limiter_wait_refused_total", "rule", rule.id(), rule.stats().waitRefused().sum());
+        }
+    }
+
+    /** What each {@code adaptive} rule has learned for its global key, as JMX's {@code Adaptive*} shows it. */
+    private static void adaptive(MetricsWriter w, List<Rule> all) {
+        List<Rule> adaptive = new java.util.ArrayList<>();
+        List<AdaptiveState> states = new java.util.ArrayList<>();
+        for (Rule rule : all) {
+            AdaptiveState state = AdaptiveState.of(rule, "");
+            if (state != null) {
+                adaptive.add(rule);
+                states.add(state);
+            }
+        }
+        if (adaptive.isEmpty()) {
+            return;
+        }
+        w.gauge("limiter_adaptive_limit", "The limit an adaptive rule found, now (calls in flight).");
+        for (int i = 0; i < adaptive.size(); i++) {
+            w.sample("limiter_adaptive_limit", "rule", adaptive.get(i).id(), states.get(i).limit());
+        }
+        w.gauge("limiter_adaptive_in_flight", "An adaptive rule's admitted calls not finished yet.");
+        for (int i = 0; i < adaptive.size(); i++) {
+            w.sample("limiter_adaptive_in_flight", "rule", adaptive.get(i).id(), states.get(i).inFlight());
+        }
+        w.gauge("limiter_adaptive_no_load_seconds", "An adaptive rule's estimate of the latency when nothing"
+                + " queues (0 until measured).");
+        for (int i = 0; i < adaptive.size(); i++) {
+            w.sampleSeconds("limiter_adaptive_no_load_seconds", "rule", adaptive.get(i).id(),
+                    states.get(i).noLoadMicros() * 1000);
+        }
+        w.gauge("limiter_adaptive_latency_seconds", "The mean latency of an adaptive rule's last sampling window.");
+        for (int i = 0; i < adaptive.size(); i++) {
+            w.sampleSeconds("limiter_adaptive_latency_seconds", "rule", adaptive.get(i).id(),
+                    states.get(i).latencyMicros() * 1000);
         }
     }
 

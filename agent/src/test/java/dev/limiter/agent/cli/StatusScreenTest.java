@@ -124,5 +124,8 @@ class StatusScreenTest {
         assertThat(StatusScreen.window(250)).isEqualTo("250ms");
         RuleStatus leaky = new RuleStatus("l", "", "", "leaky-bucket", 5, 1_000, 50, "", "", 0, 0, 0, 0, 0, 0, false, List.of());
         assertThat(StatusScreen.limit(leaky)).isEqualTo("5/1s queue 50");
+        RuleStatus adaptive = new RuleStatus("a", "", "", "adaptive", 1000, 1_000, 1000, "", "", 0, 0, 0, 0, 0, 0,
+                false, List.of(), 14);
+        assertThat(StatusScreen.limit(adaptive)).isEqualTo("14 at once (adaptive, max 1000)");
     }
 }

@@ -150,6 +150,38 @@ class LimiterMetricsTest {
     }
 
     @Test
+    void anAdaptiveRuleShowsWhatItLearned() throws Exception {
+        Files.writeString(holder.file(), """
+                version: 1
+                rules:
+                  - id: pool
+                    match: { http: { path: /work } }
+                    strategy: adaptive
+                    initial-limit: 10
+                """);
+        assertThat(holder.reload()).isTrue();
+        Rule pool = holder.current().rule("pool");
+        long[] out = Outcome.newArray();
+        long now = System.nanoTime() + 1_000_000_000L; // a window's time after the key's state was made
+        for (int i = 0; i < 10; i++) {
+            assertThat(pool.limiter().tryAcquire("", out)).isTrue();
+        }
+        for (int i = 0; i < 9; i++) { // ten calls of 20 ms close one window; one is still running
+            pool.limiter().release("", 20_000_000L, now);
+        }
+        assertThat(pool.limiter().tryAcquire("", out)).isTrue();
+        pool.limiter().release("", 20_000_000L, now);
+
+        String text = new LimiterMetrics(holder, null).render(ExpositionFormat.PROMETHEUS_TEXT);
+
+        // all 10 ran at once at the no-load latency: the gradient grows the limit by sqrt(10)
+        assertThat(text).contains("limiter_adaptive_limit{rule=\"pool\"} 13\n",
+                "limiter_adaptive_in_flight{rule=\"pool\"} 1\n",
+                "limiter_adaptive_no_load_seconds{rule=\"pool\"} 0.020000000\n",
+                "limiter_adaptive_latency_seconds{rule=\"pool\"} 0.020000000\n");
+    }
+
+    @Test
     void openMetricsCarriesTheSameSamplesAndEnds() {
         holder.current().rule("api").stats().allowed().add(9);
 
@@ -167,6 +199,8 @@ class LimiterMetricsTest {
                 "limiter_reloads_total", "limiter_decisions_total", "limiter_active_keys", "limiter_limit",
                 "limiter_keys_refused_total", "limiter_keys_admitted_without_state_total", "limiter_waits_total",
                 "limiter_wait_seconds_total", "limiter_waiting", "limiter_wait_refused_total",
+                "limiter_adaptive_limit", "limiter_adaptive_in_flight", "limiter_adaptive_no_load_seconds",
+                "limiter_adaptive_latency_seconds",
                 "limiter_override_decisions_total", "limiter_internal_errors_total", "limiter_store_calls_total", "limiter_store_circuit_open",
                 "limiter_store_latency_seconds", "limiter_store_latency_seconds_bucket",
                 "limiter_store_latency_seconds_count"));
