@@ -10,7 +10,9 @@ import java.io.IOException;
  * The slow endpoints ({@code /slow}, {@code /reports/**}) that concurrency rules hold permits on.
  * {@code ms=N} sleeps N milliseconds; {@code gate=NAME} instead waits until the test opens that {@link Gate}
  * (deterministic on a loaded machine, unlike a sleep); {@code fail=true} then throws, to prove that permits come
- * back when the servlet ends by an exception.
+ * back when the servlet ends by an exception. {@code workers=N} runs the sleep in one of N shared workers (a
+ * fair queue before them): a service whose latency grows with the calls beyond its capacity, as an adaptive limit
+ * must find it.
  */
 public final class SlowServlet extends HttpServlet {
 
@@ -24,6 +26,9 @@ public final class SlowServlet extends HttpServlet {
                 Responses.text(response, 504, "gate " + gate + " was never opened");
                 return;
             }
+        } else if (request.getParameter("workers") != null) {
+            Workers.run(Integer.parseInt(request.getParameter("workers")),
+                    Long.parseLong(param(request, "ms", "500")));
         } else {
             Pause.millis(Long.parseLong(param(request, "ms", "500")));
         }
