@@ -12,6 +12,7 @@ import dev.limiter.core.clock.ManualClock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.RepeatedTest;
@@ -170,7 +171,7 @@ class StrategyContentionTest {
         SlidingLogStrategy strategy = SlidingLogStrategy.INSTANCE;
         Bucket bucket = strategy.newBucket(config);
         AtomicBoolean stop = new AtomicBoolean();
-        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(1);
         Thread ticker = new Thread(() -> {
             try {
                 running.await(); // the clock moves only once the callers run: a slow start cannot skip the test
@@ -254,13 +255,7 @@ class StrategyContentionTest {
         Bucket bucket = TokenBucketStrategy.INSTANCE.newBucket(config);
         long t0 = clock.millis();
         AtomicBoolean stop = new AtomicBoolean();
-        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
         Thread ticker = new Thread(() -> {
-            try {
-                running.await(); // the clock moves only once the callers run: a slow start cannot skip the test
-            } catch (InterruptedException e) {
-                return;
-            }
             while (!stop.get()) {
                 clock.advance(1);
                 Thread.onSpinWait();
