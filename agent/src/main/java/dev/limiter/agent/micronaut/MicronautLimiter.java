@@ -1,5 +1,6 @@
 package dev.limiter.agent.micronaut;
 
+import dev.limiter.agent.http.HttpEntry;
 import dev.limiter.agent.http.HttpGate;
 import dev.limiter.bootstrap.FlowBridge;
 import dev.limiter.bootstrap.LimiterBridge;
@@ -15,20 +16,11 @@ import dev.limiter.rules.RuleSet;
  * yields it. Its permits hang on the request itself and go back when Micronaut releases it
  * ({@link MicronautApi#holdUntilEnd}), not when the flow ends: a streamed body is still being written then.
  */
-public final class MicronautLimiter implements ReactiveDelegate {
-
-    /** Per event-loop thread (anonymous class, not a lambda: nothing to spin on the first request). */
-    private static final ThreadLocal<MicronautExchange> EXCHANGE = new ThreadLocal<>() {
-        @Override
-        protected MicronautExchange initialValue() {
-            return new MicronautExchange();
-        }
-    };
-
-    private final HttpGate gate;
+public final class MicronautLimiter extends HttpEntry<MicronautApi, MicronautExchange>
+        implements ReactiveDelegate {
 
     public MicronautLimiter(HttpGate gate) {
-        this.gate = gate;
+        super(gate);
     }
 
     /** Puts a Micronaut entry over {@code gate} into the bridge: requests are checked from now on. */
@@ -39,15 +31,24 @@ public final class MicronautLimiter implements ReactiveDelegate {
     /** {@code none}: the method has the request alone. */
     @Override
     public Object onExchangeStart(Object request, Object none) {
-        RuleSet rules = gate.httpRules();
-        if (rules == null) {
-            return null;
-        }
+        return enter(request, null);
+    }
+
+    @Override
+    protected MicronautApi binding(Object request) {
         MicronautApi api = MicronautApi.of(request);
-        if (api == MicronautApi.OTHER_SERVER || !gate.supports(api)) {
-            return null;
-        }
-        MicronautExchange exchange = EXCHANGE.get();
+        return api == MicronautApi.OTHER_SERVER ? null : api;
+    }
+
+    /** The rejection's status and headers are kept per event loop until Micronaut makes the response. */
+    @Override
+    protected MicronautExchange newExchange() {
+        return new MicronautExchange();
+    }
+
+    @Override
+    protected Object decide(RuleSet rules, MicronautApi api, Object request, Object none,
+            MicronautExchange exchange) {
         exchange.clearResponse();
         Object rejection = gate.check(rules, api, request, exchange, exchange);
         // status set: a rejection that could not be written, whose headers are not the admitted request's

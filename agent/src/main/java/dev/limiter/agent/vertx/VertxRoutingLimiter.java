@@ -1,6 +1,7 @@
 package dev.limiter.agent.vertx;
 
 import dev.limiter.agent.http.HttpExchange;
+import dev.limiter.agent.http.HttpEntry;
 import dev.limiter.agent.http.HttpGate;
 import dev.limiter.bootstrap.RoutingBridge;
 import dev.limiter.bootstrap.RoutingDelegate;
@@ -13,20 +14,10 @@ import dev.limiter.rules.RuleSet;
  * A request that then reaches a woven resource method is checked again there by its {@code jaxrs:} rules: separate
  * rules, each counted once.
  */
-public final class VertxRoutingLimiter implements RoutingDelegate {
-
-    /** Per event-loop thread (anonymous class, not a lambda: nothing to spin on the first request). */
-    private static final ThreadLocal<HttpExchange> EXCHANGE = new ThreadLocal<>() {
-        @Override
-        protected HttpExchange initialValue() {
-            return new HttpExchange(false); // an event loop never parks
-        }
-    };
-
-    private final HttpGate gate;
+public final class VertxRoutingLimiter extends HttpEntry<RoutingApi, HttpExchange> implements RoutingDelegate {
 
     public VertxRoutingLimiter(HttpGate gate) {
-        this.gate = gate;
+        super(gate);
     }
 
     /** Puts a Vert.x Web entry over {@code gate} into the bridge: requests are checked from now on. */
@@ -36,11 +27,21 @@ public final class VertxRoutingLimiter implements RoutingDelegate {
 
     @Override
     public boolean onRouting(Object context) {
-        RuleSet rules = gate.httpRules();
-        if (rules == null) {
-            return false;
-        }
-        RoutingApi api = RoutingApi.of(context);
-        return gate.supports(api) && gate.check(rules, api, context, context, EXCHANGE.get()) != null;
+        return enter(context, context) != null;
+    }
+
+    @Override
+    protected RoutingApi binding(Object context) {
+        return RoutingApi.of(context);
+    }
+
+    @Override
+    protected HttpExchange newExchange() {
+        return new HttpExchange(false); // an event loop never parks
+    }
+
+    @Override
+    protected Object decide(RuleSet rules, RoutingApi api, Object context, Object same, HttpExchange exchange) {
+        return gate.check(rules, api, context, context, exchange);
     }
 }

@@ -1,5 +1,6 @@
 package dev.limiter.agent.webflux;
 
+import dev.limiter.agent.http.HttpEntry;
 import dev.limiter.agent.http.HttpGate;
 import dev.limiter.agent.http.PermitRelease;
 import dev.limiter.bootstrap.LimiterBridge;
@@ -14,20 +15,10 @@ import dev.limiter.rules.RuleSet;
  * returned instead of running the handler; an admitted exchange's permits go back when the handler's {@code Mono}
  * ends ({@link PermitRelease} as its {@code doFinally}).
  */
-public final class WebfluxLimiter implements ReactiveDelegate {
-
-    /** Per event-loop thread (anonymous class, not a lambda: nothing to spin on the first exchange). */
-    private static final ThreadLocal<WebfluxExchange> EXCHANGE = new ThreadLocal<>() {
-        @Override
-        protected WebfluxExchange initialValue() {
-            return new WebfluxExchange();
-        }
-    };
-
-    private final HttpGate gate;
+public final class WebfluxLimiter extends HttpEntry<WebfluxApi, WebfluxExchange> implements ReactiveDelegate {
 
     public WebfluxLimiter(HttpGate gate) {
-        this.gate = gate;
+        super(gate);
     }
 
     /** Puts a WebFlux entry over {@code gate} into the bridge: exchanges are checked from now on. */
@@ -37,15 +28,24 @@ public final class WebfluxLimiter implements ReactiveDelegate {
 
     @Override
     public Object onExchangeStart(Object request, Object response) {
-        RuleSet rules = gate.httpRules();
-        if (rules == null) {
-            return null;
-        }
-        WebfluxApi api = WebfluxApi.of(request);
-        if (!gate.supports(api)) {
-            return null;
-        }
-        return gate.check(rules, api, request, response, EXCHANGE.get());
+        return enter(request, response);
+    }
+
+    @Override
+    protected WebfluxApi binding(Object request) {
+        return WebfluxApi.of(request);
+    }
+
+    /** The context-path cut is kept per event loop. */
+    @Override
+    protected WebfluxExchange newExchange() {
+        return new WebfluxExchange();
+    }
+
+    @Override
+    protected Object decide(RuleSet rules, WebfluxApi api, Object request, Object response,
+            WebfluxExchange exchange) {
+        return gate.check(rules, api, request, response, exchange);
     }
 
     @Override
