@@ -50,6 +50,7 @@ final class OpenLoopPhase {
             int[] status = new int[count];
             long[] latencyNanos = new long[count];
             long[] dueNanos = new long[count];
+            long[] lagNanos = new long[count];
             double periodNanos = 1e9 / segment.rate();
             for (int i = 0; i < count; i++) {
                 long due = start + (long) (i * periodNanos);
@@ -63,10 +64,11 @@ final class OpenLoopPhase {
                     status[slot] = response != null ? response.statusCode() : timedOut(error) ? TIMED_OUT : FAILED;
                     answered.countDown();
                 });
+                lagNanos[i] = System.nanoTime() - due;
             }
             start += (long) (segment.seconds() * 1e9);
             results.add(new PhaseResult(segment.name(), segment.rate(), segment.seconds(), status, latencyNanos,
-                    dueNanos));
+                    dueNanos, lagNanos));
         }
         if (!answered.await(timeout.toMillis() + 10_000, TimeUnit.MILLISECONDS)) {
             throw new IllegalStateException(answered.getCount() + " requests neither answered nor timed out");

@@ -24,19 +24,21 @@ final class OverloadReport {
                 + " 1x straight after 4x).%n%n", settings.pool(), settings.workMillis(), settings.capacity(),
                 settings.timeout().toMillis(), settings.phaseSeconds(), settings.warmupSeconds(),
                 settings.recoverySeconds()));
-        md.append("| contender | load | offered/s | goodput/s | p50 ms | p99 ms | p99.9 ms | refused | lost |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append("| contender | load | offered/s | goodput/s | p50 ms | p99 ms | p99.9 ms | refused | lost"
+                + " | sender lag p99 ms |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (ContenderRun run : runs) {
             for (PhaseResult phase : run.phases()) {
-                md.append(String.format(Locale.ROOT, "| %s | %s | %.0f | %.0f | %s | %s | %s | %s | %s |%n",
+                md.append(String.format(Locale.ROOT, "| %s | %s | %.0f | %.0f | %s | %s | %s | %s | %s | %s |%n",
                         run.contender().name(), phase.name(), phase.rate(), phase.goodput(),
                         millis(phase.successMillis(0.5)), millis(phase.successMillis(0.99)),
                         millis(phase.successMillis(0.999)), percent(phase.rejected(), phase.sent()),
-                        percent(phase.lost(), phase.sent())));
+                        percent(phase.lost(), phase.sent()), millis(phase.lagMillis(0.99))));
             }
         }
-        md.append("\n\"refused\": answered 429 (or 503); \"lost\": timed out or failed. \"after\": 1x straight"
-                + " after the 4x phase.\n\n");
+        md.append("\n\"refused\": answered 429 (or 503); \"lost\": timed out or failed; \"sender lag\": how late"
+                + " the load generator sent (included in the latencies; a large lag means the generator, not the"
+                + " server, fell behind). \"after\": 1x straight after the 4x phase.\n\n");
         md.append("| contender | seconds after 4x until refusals < 1 % | adaptive limit at 1x | lowest at 4x |"
                 + " back to it after |\n|---|---:|---:|---:|---:|\n");
         for (ContenderRun run : runs) {

@@ -4,9 +4,12 @@ import java.util.Arrays;
 
 /**
  * What one phase of open-loop load got back: per request its HTTP status (or {@link OpenLoopPhase#TIMED_OUT} /
- * {@link OpenLoopPhase#FAILED}), its latency from when it was due, and when it was due in the phase.
+ * {@link OpenLoopPhase#FAILED}), its latency from when it was due, when it was due in the phase, and how late the
+ * load generator handed it to the client (its own lag, which the latency includes: large lags mean the generator,
+ * not the server, was the bottleneck).
  */
-record PhaseResult(String name, double rate, double seconds, int[] status, long[] latencyNanos, long[] dueNanos) {
+record PhaseResult(String name, double rate, double seconds, int[] status, long[] latencyNanos, long[] dueNanos,
+        long[] lagNanos) {
 
     int sent() {
         return status.length;
@@ -35,6 +38,13 @@ record PhaseResult(String name, double rate, double seconds, int[] status, long[
     /** Neither an answer of 200 nor a refusal: timed out, failed, or another status. */
     int lost() {
         return sent() - count(200) - rejected();
+    }
+
+    /** The {@code q} quantile (0 to 1) of the generator's lag in handing requests to the client, in ms. */
+    double lagMillis(double q) {
+        long[] sorted = lagNanos.clone();
+        Arrays.sort(sorted);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1))] / 1e6;
     }
 
     /** The {@code q} quantile (0 to 1) of the successful requests' latencies in milliseconds; NaN if none. */
