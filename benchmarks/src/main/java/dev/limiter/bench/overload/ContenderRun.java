@@ -79,4 +79,25 @@ record ContenderRun(Contender contender, List<PhaseResult> phases, long[] phaseS
         }
         return -1;
     }
+
+    /** The adaptive limit at each whole second of {@code phase} (the last sample before it); empty without samples. */
+    int[] limitBySecond(String phase) {
+        if (limits.isEmpty()) {
+            return new int[0];
+        }
+        int i = index(phase);
+        int seconds = (int) Math.ceil(phases.get(i).seconds());
+        int[] bySecond = new int[seconds];
+        for (int s = 0; s < seconds; s++) {
+            long at = phaseStartNanos[i] + s * 1_000_000_000L;
+            int last = -1;
+            for (AdaptiveLimitSampler.Sample sample : limits) {
+                if (sample.nanos() <= at) {
+                    last = sample.limit();
+                }
+            }
+            bySecond[s] = last;
+        }
+        return bySecond;
+    }
 }

@@ -50,6 +50,21 @@ final class OverloadReport {
                     adaptive ? Integer.toString(full) : "", adaptive ? Integer.toString(run.lowestLimitIn("4x")) : "",
                     adaptive ? seconds(run.secondsToLimit(full)) : ""));
         }
+        for (ContenderRun run : runs) {
+            if (!run.limits().isEmpty()) {
+                md.append("\n").append(run.contender().name()).append(", second by second (limit / p99 ms of the"
+                        + " successful requests due in that second):\n\n");
+                for (PhaseResult phase : run.phases()) {
+                    int[] limit = run.limitBySecond(phase.name());
+                    long[] p99 = phase.successP99BySecond();
+                    md.append("- ").append(phase.name()).append(':');
+                    for (int s = 0; s < limit.length; s++) {
+                        md.append(' ').append(limit[s]).append('/').append(p99[s]);
+                    }
+                    md.append('\n');
+                }
+            }
+        }
         md.append('\n').append(targets(runs));
         return md.toString();
     }

@@ -82,4 +82,24 @@ record PhaseResult(String name, double rate, double seconds, int[] status, long[
         }
         return share;
     }
+
+    /** Per whole second of the phase, by when the request was due: the p99 of its successful requests, in ms. */
+    long[] successP99BySecond() {
+        int seconds = (int) Math.ceil(this.seconds);
+        long[] p99 = new long[seconds];
+        for (int s = 0; s < seconds; s++) {
+            long[] ok = new long[status.length];
+            int n = 0;
+            for (int i = 0; i < status.length; i++) {
+                if (status[i] == 200 && Math.min(seconds - 1, dueNanos[i] / 1_000_000_000L) == s) {
+                    ok[n++] = latencyNanos[i];
+                }
+            }
+            if (n > 0) {
+                Arrays.sort(ok, 0, n);
+                p99[s] = ok[Math.max(0, (int) Math.ceil(0.99 * n) - 1)] / 1_000_000;
+            }
+        }
+        return p99;
+    }
 }
