@@ -121,6 +121,8 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
     private final Bucket[] victims;
     private final LongAdder refused = new LongAdder();
     private final LongAdder admittedWithoutState = new LongAdder();
+    /** New keys that stopped waiting for a slot in flight ({@link #MAX_SLOT_WAITS}): their thread was descheduled. */
+    private final LongAdder slotWaitsRunOut = new LongAdder();
     /** The eviction hand (owned by the walker). */
     private Iterator<Map.Entry<String, Bucket>> hand;
     /**
@@ -335,6 +337,14 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
         return refused.sum();
     }
 
+    /**
+     * New keys answered without waiting longer for a slot that was counted but not yet in the map: the thread
+     * holding it was descheduled for longer than {@link #MAX_SLOT_WAITS} waits. Each may have left a slot unused.
+     */
+    long slotWaitsRunOut() {
+        return slotWaitsRunOut.sum();
+    }
+
     @Override
     public long keysAdmittedWithoutState() {
         return admittedWithoutState.sum();
@@ -477,6 +487,9 @@ public final class LocalKeyedLimiter implements KeyedLimiter {
                         Thread.yield(); // its thread may be waiting for this core
                     }
                     continue;
+                }
+                if (waits > MAX_SLOT_WAITS) {
+                    slotWaitsRunOut.increment();
                 }
                 return buckets.get(key); // put by another thread after the walk began, or still null: refused
             }

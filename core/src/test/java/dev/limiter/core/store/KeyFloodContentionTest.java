@@ -98,6 +98,9 @@ class KeyFloodContentionTest {
      * request gets the choice's answer, counted once, and at the end the table holds exactly the live keys, the
      * victim and those new keys. (A new key's bucket is idle until its first check and another thread's walk may
      * evict it then; the check is then made again on the key's current state, so that slot is not given twice.)
+     * The one allowance: a new key whose thread ran out of waits for a slot in flight (its holder's carrier was
+     * descheduled by a loaded machine; counted by {@code slotWaitsRunOut}) may leave one slot unused, so each such
+     * key lowers the exact counts by at most one. With none run out, every count is exact.
      */
     private void halfIdle(OnFull onFull, int threads, boolean virtual) throws Exception {
         int idle = MAX_KEYS / 2;
@@ -107,7 +110,9 @@ class KeyFloodContentionTest {
         assertThat(flood.victimAdmitted()).as(as).isZero();
         long answered = limiter.keysRefused() + limiter.keysAdmittedWithoutState();
         long withSlot = NEW_KEYS - answered;
-        assertThat(withSlot).as("new keys given a slot (%s)", as).isEqualTo(idle);
+        long runOut = limiter.slotWaitsRunOut();
+        assertThat(withSlot).as("new keys given a slot (%s, %d ran out of waits)", as, runOut)
+                .isBetween(idle - runOut, (long) idle);
         if (onFull == OnFull.REJECT) {
             assertThat(flood.newKeysAdmitted()).as(as).isEqualTo(withSlot);
             assertThat(limiter.keysAdmittedWithoutState()).as(as).isZero();
@@ -121,7 +126,8 @@ class KeyFloodContentionTest {
                 newKeysKept += limiter.bucket(t + ":" + i) != null ? 1 : 0;
             }
         }
-        assertThat(newKeysKept).as("new keys holding a slot at the end (%s)", as).isEqualTo(idle);
+        assertThat(newKeysKept).as("new keys holding a slot at the end (%s, %d ran out of waits)", as, runOut)
+                .isBetween((int) (idle - runOut), idle);
         for (int i = 0; i < idle; i++) {
             assertThat(limiter.bucket("old" + i)).as("old%d evicted (%s)", i, as).isNull();
         }
@@ -129,7 +135,8 @@ class KeyFloodContentionTest {
             assertThat(limiter.bucket("live" + i)).as("live%d kept (%s)", i, as).isNotNull();
         }
         assertThat(limiter.bucket("victim")).isNotNull();
-        assertBounded(limiter);
+        assertThat(limiter.activeKeys()).isEqualTo(limiter.mapSize());
+        assertThat(limiter.activeKeys()).as(as).isBetween((int) (MAX_KEYS - runOut), MAX_KEYS);
     }
 
     @RepeatedTest(3)
