@@ -2,8 +2,8 @@ package dev.limiter.core.strategy.adaptive;
 
 import dev.limiter.core.Bucket;
 import dev.limiter.core.LimitConfig;
-import dev.limiter.core.Outcome;
 import dev.limiter.core.RateLimitStrategy;
+import dev.limiter.core.strategy.InFlightCount;
 
 /**
  * A concurrency limit that finds itself ({@code strategy: adaptive}): admitted calls in flight per key stay below
@@ -12,8 +12,7 @@ import dev.limiter.core.RateLimitStrategy;
  * each admitted call, entry to completion, comes back with its release ({@link #release(Bucket, LimitConfig,
  * long, long)}); {@link AdaptiveBucket} turns windows of them into limit steps with the settings' algorithm.
  *
- * <p>Admission and release are the bulkhead's (CAS on the calls in flight, never below 0, a retired bucket
- * admits nothing); a sample is one atomic add, and one call in a window's worth moves the limit. No lock, no
+ * <p>Admission and release are the bulkhead's ({@link InFlightCount}); a sample is one atomic add, and one call in a window's worth moves the limit. No lock, no
  * allocation. A rejection's retry-after is the rule's window, a hint of how long calls take. A rejected call
  * holds no permit, so it gives no sample: the near-zero latency of refused calls never pulls the estimate down.
  *
@@ -23,9 +22,6 @@ public final class AdaptiveStrategy implements RateLimitStrategy {
 
     public static final String NAME = "adaptive";
     public static final AdaptiveStrategy INSTANCE = new AdaptiveStrategy(AdaptiveSettings.DEFAULTS);
-
-    /** Slot 0 value of a retired bucket. */
-    static final long RETIRED = Long.MIN_VALUE;
 
     private final AdaptiveSettings settings;
     private final LimitAlgorithm algorithm;
@@ -71,41 +67,27 @@ public final class AdaptiveStrategy implements RateLimitStrategy {
     @Override
     public boolean check(Bucket bucket, LimitConfig config, long[] out) {
         AdaptiveBucket adaptive = (AdaptiveBucket) bucket;
-        long limit = Math.min(adaptive.limit(), config.limit()); // a lowered max-limit holds at once
-        for (;;) {
-            long inFlight = bucket.slot0();
-            if (inFlight < 0 || inFlight >= limit) {
-                return Outcome.reject(out, 0, config.clock().millis(), config.windowMillis(), limit);
-            }
-            if (bucket.casSlot0(inFlight, inFlight + 1)) {
-                adaptive.notePeak(inFlight + 1);
-                return Outcome.allow(out, limit - inFlight - 1, config.clock().millis(), limit);
-            }
+        long inFlight = InFlightCount.enter(bucket, limit(adaptive, config), config, out);
+        if (inFlight == 0) {
+            return false;
         }
+        adaptive.notePeak(inFlight);
+        return true;
     }
 
     @Override
     public long peek(Bucket bucket, LimitConfig config, long[] out) {
-        long limit = Math.min(((AdaptiveBucket) bucket).limit(), config.limit());
-        long inFlight = Math.max(0, bucket.slot0());
-        long remaining = inFlight >= limit ? 0 : limit - inFlight;
-        long now = config.clock().millis();
-        if (remaining == 0) {
-            Outcome.reject(out, 0, now, config.windowMillis(), limit);
-        } else {
-            Outcome.allow(out, remaining, now, limit);
-        }
-        return remaining;
+        return InFlightCount.peek(bucket, limit((AdaptiveBucket) bucket, config), config, out);
+    }
+
+    /** The learned limit, and a lowered max-limit holds at once. */
+    private static long limit(AdaptiveBucket bucket, LimitConfig config) {
+        return Math.min(bucket.limit(), config.limit());
     }
 
     @Override
     public void release(Bucket bucket, LimitConfig config) {
-        for (;;) {
-            long inFlight = bucket.slot0();
-            if (inFlight <= 0 || bucket.casSlot0(inFlight, inFlight - 1)) {
-                return;
-            }
-        }
+        InFlightCount.leave(bucket);
     }
 
     @Override
@@ -126,28 +108,17 @@ public final class AdaptiveStrategy implements RateLimitStrategy {
 
     @Override
     public boolean isIdle(Bucket bucket, LimitConfig config) {
-        return bucket.slot0() <= 0;
+        return InFlightCount.isIdle(bucket);
     }
 
     @Override
     public boolean retire(Bucket bucket, LimitConfig config) {
-        for (;;) {
-            long inFlight = bucket.slot0();
-            if (inFlight == RETIRED) {
-                return true;
-            }
-            if (inFlight != 0) {
-                return false;
-            }
-            if (bucket.casSlot0(0, RETIRED)) {
-                return true;
-            }
-        }
+        return InFlightCount.retire(bucket);
     }
 
     @Override
     public boolean isRetired(Bucket bucket) {
-        return bucket.slot0() == RETIRED;
+        return InFlightCount.isRetired(bucket);
     }
 
     @Override

@@ -6,9 +6,8 @@ package dev.limiter.core.strategy.adaptive;
  * {@code limit x gradient}, and grows by {@code sqrt(limit)} (the queue it may build) while latency stays within
  * the tolerance and calls reached the limit.
  *
- * <p>Where Gradient2 lets its long-term latency drift up with the measured one (so under a modest overload the
- * gradient returns to 1 and the queue allowance is added window after window, issue 134 of concurrency-limits),
- * the reference here is the bucket's no-load estimate, which congested windows cannot raise; and growth needs
+ * <p>Where Netflix's Gradient2 lets its long-term latency drift up with the measured one (so under a modest
+ * overload the gradient returns to 1 and the queue allowance is added window after window), the reference here is the bucket's no-load estimate, which congested windows cannot raise; and growth needs
  * calls that reached the limit, so a lightly loaded service's limit does not creep up unused. A decrease is
  * smoothed (a fifth of the step per window), so one slow window cannot halve the limit; growth is not, so a
  * recovered service gets its limit back within a few windows.
