@@ -1,6 +1,7 @@
 package dev.limiter.core.strategy;
 
 import dev.limiter.core.Bucket;
+import dev.limiter.core.InFlightCount;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
 

@@ -1,9 +1,9 @@
 package dev.limiter.core.strategy.adaptive;
 
 import dev.limiter.core.Bucket;
+import dev.limiter.core.InFlightCount;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
-import dev.limiter.core.strategy.InFlightCount;
 
 /**
  * A concurrency limit that finds itself ({@code strategy: adaptive}): admitted calls in flight per key stay below

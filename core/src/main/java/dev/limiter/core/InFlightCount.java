@@ -1,8 +1,4 @@
-package dev.limiter.core.strategy;
-
-import dev.limiter.core.Bucket;
-import dev.limiter.core.LimitConfig;
-import dev.limiter.core.Outcome;
+package dev.limiter.core;
 
 /**
  * The calls in flight of a bulkhead, in a bucket's slot 0, for every strategy that admits by calls in flight
