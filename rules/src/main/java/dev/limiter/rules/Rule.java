@@ -1,7 +1,9 @@
 package dev.limiter.rules;
 
+import dev.limiter.core.KeyPauses;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.rules.key.KeySpec;
+import dev.limiter.rules.match.HostMatch;
 import dev.limiter.rules.match.NameGlob;
 import dev.limiter.rules.match.PathPattern;
 import dev.limiter.rules.match.PathTrie;
@@ -30,7 +32,11 @@ public final class Rule implements PathTrie.Entry {
          * gRPC calls, matched on the full service name of the {@code .proto} ({@link #classGlob()}) and the method
          * name ({@link #methodGlob()}).
          */
-        GRPC
+        GRPC,
+        /**
+         * Calls the service makes to other HTTP servers, matched on host ({@link #hostMatch()}), path and method.
+         */
+        HTTP_CLIENT
     }
 
     /** Thrown by plain methods when no {@code throw:} is configured. */
@@ -52,6 +58,8 @@ public final class Rule implements PathTrie.Entry {
     private final String matchText;
     private final RuleState state;
     private final Policy policy;
+    private final HostMatch hostMatch;
+    private final long maxBackoffNanos;
 
     /** A rule with one limit, its state's limiter, and no conditions (cost 1). */
     public Rule(String id, int index, Target target, List<String> paths, PathPattern[] patterns, int methodBits,
@@ -65,6 +73,20 @@ public final class Rule implements PathTrie.Entry {
     public Rule(String id, int index, Target target, List<String> paths, PathPattern[] patterns, int methodBits,
             List<String> httpMethods, NameGlob classGlob, NameGlob methodGlob, KeySpec key, Mode fileMode,
             OnError onError, String throwClass, RuleState state, Policy policy) {
+        this(id, index, target, paths, patterns, methodBits, httpMethods, classGlob, methodGlob, key, fileMode,
+                onError, throwClass, state, policy, null, 0);
+    }
+
+    /**
+     * An {@code http-client:} rule: also where its calls go ({@code hostMatch}), and the longest pause a
+     * {@code Retry-After} answer may impose ({@code maxBackoffNanos}; 0 when {@code Retry-After} is not honoured).
+     */
+    public Rule(String id, int index, Target target, List<String> paths, PathPattern[] patterns, int methodBits,
+            List<String> httpMethods, NameGlob classGlob, NameGlob methodGlob, KeySpec key, Mode fileMode,
+            OnError onError, String throwClass, RuleState state, Policy policy, HostMatch hostMatch,
+            long maxBackoffNanos) {
+        this.hostMatch = hostMatch;
+        this.maxBackoffNanos = maxBackoffNanos;
         this.id = id;
         this.index = index;
         this.target = target;
@@ -92,6 +114,9 @@ public final class Rule implements PathTrie.Entry {
                 return "jaxrs " + classGlob + "#" + methodGlob;
             case GRPC:
                 return "grpc " + classGlob + "/" + methodGlob;
+            case HTTP_CLIENT:
+                return "http-client " + (httpMethods.isEmpty() ? "*" : String.join(",", httpMethods)) + " "
+                        + hostMatch + (paths.isEmpty() ? "" : " " + String.join(" ", paths));
             default:
                 return "method " + classGlob + "#" + methodGlob;
         }
@@ -255,6 +280,29 @@ public final class Rule implements PathTrie.Entry {
 
     public RuleState state() {
         return state;
+    }
+
+    /** Where an {@code http-client:} rule's calls go; null for every other kind. */
+    public HostMatch hostMatch() {
+        return hostMatch;
+    }
+
+    /**
+     * True if a {@code 429} or {@code 503} answer with {@code Retry-After} pauses the answered call's key
+     * ({@code honor-retry-after: true}, {@code http-client:} rules).
+     */
+    public boolean honorsRetryAfter() {
+        return maxBackoffNanos > 0;
+    }
+
+    /** The longest pause a {@code Retry-After} answer imposes ({@code max-backoff}); 0 if not honoured. */
+    public long maxBackoffNanos() {
+        return maxBackoffNanos;
+    }
+
+    /** The keys paused by {@code Retry-After} answers; kept across reloads with the rule's state. */
+    public KeyPauses pauses() {
+        return state.pauses;
     }
 
     @Override

@@ -38,6 +38,9 @@ public final class RuleSet {
     private final Rule[] methodRules;
     private final Rule[] jaxrsRules;
     private final Rule[] grpcRules;
+    /** The {@code http-client:} rules' paths (a rule without paths is under {@code /**}). */
+    private final PathTrie<Rule> client;
+    private final Rule[] clientRules;
     /** The distinct {@link NameGlob#internalPrefix}es of the class globs of the method and JAX-RS rules. */
     private final String[] classPrefixes;
     private final int httpRuleCount;
@@ -65,6 +68,8 @@ public final class RuleSet {
         List<Rule> jaxrs = new ArrayList<>();
         List<Rule> grpc = new ArrayList<>();
         PathTrie.Builder trie = new PathTrie.Builder();
+        PathTrie.Builder clientTrie = new PathTrie.Builder();
+        List<Rule> clients = new ArrayList<>();
         Rule[] all = this.rules.toArray(new Rule[0]);
         int httpRules = 0;
         for (Rule rule : all) {
@@ -82,6 +87,12 @@ public final class RuleSet {
                 case GRPC:
                     grpc.add(rule);
                     break;
+                case HTTP_CLIENT:
+                    clients.add(rule);
+                    for (PathPattern pattern : rule.patterns().length == 0 ? ANY_PATH : rule.patterns()) {
+                        clientTrie.add(pattern, rule.index());
+                    }
+                    break;
                 default:
                     methods.add(rule);
             }
@@ -91,9 +102,14 @@ public final class RuleSet {
         this.methodRules = methods.toArray(new Rule[0]);
         this.jaxrsRules = jaxrs.toArray(new Rule[0]);
         this.grpcRules = grpc.toArray(new Rule[0]);
+        this.clientRules = clients.toArray(new Rule[0]);
+        this.client = clientTrie.build(all);
         this.classPrefixes = classPrefixes(methodRules, jaxrsRules);
         this.httpRuleCount = httpRules;
     }
+
+    /** Where an {@code http-client:} rule without paths matches: every path. */
+    private static final PathPattern[] ANY_PATH = {PathPattern.compile("/**")};
 
     /** No rules, default response, no trusted proxies: what runs before a valid file has been read. */
     public static RuleSet empty() {
@@ -202,6 +218,37 @@ public final class RuleSet {
             return 0;
         }
         return match(grpcRules, service, method, out);
+    }
+
+    /** Rules with an {@code http-client:} match, in file order. */
+    public List<Rule> clientRules() {
+        return List.of(clientRules);
+    }
+
+    /** The most rules one outgoing call can match: a sufficient size for {@link #matchClient}'s array. */
+    public int maxClientMatches() {
+        return clientRules.length;
+    }
+
+    /**
+     * The {@code http-client:} rules for an outgoing call, in file order, into {@code out}; allocation-free unless
+     * {@code host} has upper-case letters. {@code port} is the URI's, -1 if it names none.
+     */
+    public int matchClient(String method, String scheme, String host, int port, String path, Rule[] out) {
+        if (clientRules.length == 0 || host == null) {
+            return 0;
+        }
+        int found = client.match(path == null || path.isEmpty() ? "/" : path, HttpMethods.bit(method), out);
+        int kept = 0;
+        for (int i = 0; i < found; i++) {
+            if (out[i].hostMatch().matches(scheme, host, port)) {
+                out[kept++] = out[i];
+            }
+        }
+        for (int i = kept; i < found; i++) {
+            out[i] = null;
+        }
+        return kept;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.limiter.rules;
 
+import dev.limiter.core.KeyPauses;
 import dev.limiter.core.KeyedLimiter;
 import java.util.Map;
 import java.util.Set;
@@ -21,6 +22,8 @@ public final class RuleState {
     final int maxKeys;
     final StoreSpec store;
     private volatile Mode modeOverride;
+    /** Keys paused by {@code Retry-After} answers ({@code http-client:} rules that honour it). */
+    final KeyPauses pauses = new KeyPauses();
 
     /**
      * Every limiter of the rule by slot ({@code tier/windowMs}: the rule's own limits under "", an override's

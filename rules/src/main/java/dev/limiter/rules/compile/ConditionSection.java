@@ -60,6 +60,14 @@ final class ConditionSection {
                 }
             }
         }
+        if (target == Rule.Target.HTTP_CLIENT) {
+            for (String key : new String[] {IPS, ROLES}) {
+                if (fields.has(key)) {
+                    problems.add(fields.get(key), key + " cannot hold on an http-client rule: an outgoing call has"
+                            + " no client address or user of its own; use headers (they read the outgoing request's)");
+                }
+            }
+        }
         if (target == Rule.Target.GRPC && fields.has(ROLES)) {
             problems.add(fields.get(ROLES), ROLES + " cannot hold on a grpc rule: a gRPC call has no user before the"
                     + " service runs; use headers (they read the call's metadata) or ips");

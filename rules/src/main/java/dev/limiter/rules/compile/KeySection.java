@@ -40,7 +40,14 @@ final class KeySection {
         if (match.target == Rule.Target.GRPC) {
             return grpc(key, at, problems);
         }
+        if (match.target == Rule.Target.HTTP_CLIENT) {
+            return client(key, at, problems);
+        }
         switch (key.kind()) {
+            case HOST:
+                problems.add(at, "key 'host' needs an http-client match (the host an outgoing call goes to); an"
+                        + " incoming request is keyed on ip, header:Host or path");
+                return null;
             case METADATA:
                 problems.add(at, "key '" + key + "' needs a grpc match (HTTP requests and methods have no gRPC"
                         + " metadata); use header:NAME for an HTTP header");
@@ -82,6 +89,21 @@ final class KeySection {
                 return key;
             default:
                 return key;
+        }
+    }
+
+    /** An outgoing call has a host, a path and headers; no client address, user, parameters or arguments. */
+    private static KeySpec client(KeySpec key, YamlNode at, Problems problems) {
+        switch (key.kind()) {
+            case GLOBAL:
+            case HOST:
+            case PATH:
+            case HEADER:
+                return key;
+            default:
+                problems.add(at, "key '" + key + "' is not available on an http-client match; an outgoing call is"
+                        + " keyed on global, host, path or header:NAME (a header of the outgoing request)");
+                return null;
         }
     }
 

@@ -138,7 +138,7 @@ final class LiveState {
             Policy policy = policy(draft, state, slots);
             rules.add(new Rule(draft.id(), i, draft.target(), draft.paths(), draft.patterns(), draft.methodBits(),
                     draft.httpMethods(), draft.classGlob(), draft.methodGlob(), draft.key(), draft.mode(),
-                    draft.onError(), draft.throwClass(), state, policy));
+                    draft.onError(), draft.throwClass(), state, policy, draft.hostMatch(), draft.maxBackoffNanos()));
         }
     }
 

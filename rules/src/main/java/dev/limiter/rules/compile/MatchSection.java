@@ -1,6 +1,7 @@
 package dev.limiter.rules.compile;
 
 import dev.limiter.rules.Rule;
+import dev.limiter.rules.match.HostMatch;
 import dev.limiter.rules.match.HttpMethods;
 import dev.limiter.rules.match.NameGlob;
 import dev.limiter.rules.match.PathPattern;
@@ -13,7 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Validates one rule's {@code match:} ({@code http}, {@code jaxrs}, {@code method} or {@code grpc}) and compiles its
+ * Validates one rule's {@code match:} ({@code http}, {@code jaxrs}, {@code method}, {@code grpc} or
+ * {@code http-client}) and compiles its
  * path patterns, HTTP methods and name globs, reporting every problem with its position.
  */
 final class MatchSection {
@@ -22,6 +24,11 @@ final class MatchSection {
 
     private MatchSection(Problems problems) {
         this.problems = problems;
+    }
+
+    /** A reader of the parts of a match every HTTP kind shares ({@link #pathsAndMethods}). */
+    static MatchSection of(Problems problems) {
+        return new MatchSection(problems);
     }
 
     /** The compiled match, or null after reporting why it is invalid. */
@@ -38,19 +45,22 @@ final class MatchSection {
         List<String> httpMethods = List.of();
         NameGlob classGlob;
         NameGlob methodGlob;
+        /** Where an {@code http-client:} rule's calls go; null for the other kinds. */
+        HostMatch hostMatch;
         /** The request condition stated beside the path or names ({@code ips}, {@code headers}...), or null. */
         Condition condition;
     }
 
     private Match match(YamlNode node, String label) {
-        Fields fields = Fields.of(node, "match", problems, "http", "jaxrs", "method", "grpc");
+        Fields fields = Fields.of(node, "match", problems, "http", "jaxrs", "method", "grpc", "http-client");
         if (fields == null) {
             return null;
         }
         int kinds = (fields.has("http") ? 1 : 0) + (fields.has("jaxrs") ? 1 : 0) + (fields.has("method") ? 1 : 0)
-                + (fields.has("grpc") ? 1 : 0);
+                + (fields.has("grpc") ? 1 : 0) + (fields.has("http-client") ? 1 : 0);
         if (kinds != 1) {
-            problems.add(node, "match of " + label + " must have exactly one of http, jaxrs, method or grpc");
+            problems.add(node, "match of " + label + " must have exactly one of http, jaxrs, method, grpc or"
+                    + " http-client");
             return null;
         }
         if (fields.has("http")) {
@@ -58,6 +68,9 @@ final class MatchSection {
         }
         if (fields.has("grpc")) {
             return GrpcMatchSection.read(fields.get("grpc"), problems);
+        }
+        if (fields.has("http-client")) {
+            return ClientMatchSection.read(fields.get("http-client"), problems);
         }
         boolean jaxrs = fields.has("jaxrs");
         return names(fields.get(jaxrs ? "jaxrs" : "method"), jaxrs ? Rule.Target.JAXRS : Rule.Target.METHOD);
@@ -72,9 +85,22 @@ final class MatchSection {
         int before = problems.count();
         Match match = new Match();
         match.target = Rule.Target.HTTP;
-        List<YamlNode> pathNodes = new ArrayList<>();
         if (http.has("path") == http.has("paths")) {
             problems.add(node, "match.http must have exactly one of 'path' or 'paths'");
+        }
+        pathsAndMethods(http, match);
+        match.condition = ConditionSection.read(http, "match.http", Rule.Target.HTTP, problems);
+        return problems.count() > before ? null : match;
+    }
+
+    /**
+     * Reads {@code path} or {@code paths} (if one is given) and {@code methods} of {@code fields} into
+     * {@code match}, recording what is wrong; shared by {@code http:} and {@code http-client:}.
+     */
+    void pathsAndMethods(Fields http, Match match) {
+        List<YamlNode> pathNodes = new ArrayList<>();
+        if (http.has("path") && http.has("paths")) {
+            // reported by the caller
         } else if (http.has("path")) {
             String path = http.string("path");
             if (path != null) {
@@ -122,8 +148,6 @@ final class MatchSection {
         }
         match.paths = paths;
         match.patterns = patterns.toArray(new PathPattern[0]);
-        match.condition = ConditionSection.read(http, "match.http", Rule.Target.HTTP, problems);
-        return problems.count() > before ? null : match;
     }
 
     private Match names(YamlNode node, Rule.Target target) {

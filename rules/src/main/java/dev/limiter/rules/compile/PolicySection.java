@@ -165,9 +165,10 @@ final class PolicySection {
                     + " that gives it ('cost: arg:1')");
             return null;
         }
-        if (target == Rule.Target.HTTP || target == Rule.Target.GRPC) {
+        if (target == Rule.Target.HTTP || target == Rule.Target.GRPC || target == Rule.Target.HTTP_CLIENT) {
             problems.add(node, "cost '" + Fields.shorten(text) + "' needs a method or jaxrs match ("
-                    + (target == Rule.Target.HTTP ? "HTTP requests have" : "a gRPC call has") + " no arguments);"
+                    + (target == Rule.Target.HTTP ? "HTTP requests have" : target == Rule.Target.GRPC
+                            ? "a gRPC call has" : "an outgoing HTTP call has") + " no arguments);"
                     + " give a number instead");
             return null;
         }

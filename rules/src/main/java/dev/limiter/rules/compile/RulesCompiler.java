@@ -53,7 +53,8 @@ final class RulesCompiler {
     /** The keys a rule may have: docs/rules.md says for each which match kinds take it (a test holds both equal). */
     static final String[] RULE_KEYS = {"id", "match", "key", "limit", "window", "limits", "strategy",
         "capacity", "cost", "unless", "overrides", "mode", "on-error", "max-keys", "on-full", "throw", "store", "on-limit", "max-wait",
-        "max-waiters", "algorithm", "min-limit", "max-limit", "initial-limit"};
+        "max-waiters", "algorithm", "min-limit", "max-limit", "initial-limit", BackoffSection.HONOR,
+        BackoffSection.MAX};
 
     private static final String[] ON_FULL_SPELLINGS = spellings();
 
@@ -245,12 +246,13 @@ final class RulesCompiler {
                                     + " custom strategies need 'store: local'");
         }
         KeySpec key = KeySection.read(rule, match, problems);
+        long maxBackoffNanos = BackoffSection.read(rule, match == null ? null : match.target, problems);
         PolicyDraft policy = PolicySection.read(rule, label, limits, match == null ? null : match.target, strategy,
                 key, match == null ? null : match.condition, clock, problems);
         WaitSection.Waits waits = policy == null ? null : WaitSection.read(rule, match == null ? null
                 : match.target, strategy, severalLimits(policy), store, problems);
         if (problems.count() > before || waits == null || match == null || policy == null || key == null || id == null
-                || maxKeys == null || store == null) {
+                || maxKeys == null || store == null || maxBackoffNanos < 0) {
             return null;
         }
         PolicyDraft.Limit first = policy.limits().get(0);
@@ -258,7 +260,8 @@ final class RulesCompiler {
                 match.classGlob, match.methodGlob, key, strategy, first.config(), maxKeys, onFull,
                 modeText == null ? defaults.mode() : Mode.bySpelling(modeText),
                 onErrorText == null ? defaults.onError() : OnError.bySpelling(onErrorText), throwClass, store,
-                first.at(), policy.waiting(waits.maxWaitNanos(), waits.maxWaiters()));
+                first.at(), policy.waiting(waits.maxWaitNanos(), waits.maxWaiters()), match.hostMatch,
+                maxBackoffNanos);
     }
 
     /** True if the rule, or one of its overrides, has several limits. */
@@ -324,7 +327,8 @@ final class RulesCompiler {
                         + Fields.shorten(throwClass) + "'");
             } else if (throwClass != null && match != null && match.target != Rule.Target.METHOD) {
                 problems.add(rule.get("throw"), "throw applies to method rules only (HTTP and JAX-RS rejections"
-                        + " are error responses, gRPC ones end the call with RESOURCE_EXHAUSTED)");
+                        + " are error responses, gRPC ones end the call with RESOURCE_EXHAUSTED, outgoing calls throw"
+                        + " the client's own kind of exception)");
             }
         }
         return throwClass;

@@ -11,7 +11,7 @@ import dev.limiter.rules.text.Suggestions;
  * Kind#PRINCIPAL} the authenticated user name; {@link Kind#PATH} the request path; {@link Kind#PATH_PARAM} the
  * segment captured as {@code {name}} ({@code Rule.pathParam}); {@link Kind#ARG} the method argument at
  * {@link #index()} ({@code String.valueOf}); {@link Kind#METADATA} the named gRPC request metadata entry
- * (gRPC rules only). How a missing value (no header, no principal) is counted is the
+ * (gRPC rules only); {@link Kind#HOST} the host an outgoing call goes to ({@code http-client:} rules only). How a missing value (no header, no principal) is counted is the
  * agent's decision and is documented in {@code docs/rules.md}.
  *
  * @param kind  what to count by
@@ -24,7 +24,7 @@ public record KeySpec(Kind kind, String name, int index) {
     /** The kinds a {@code key:} can have, with their spelling in the file. */
     public enum Kind {
         GLOBAL("global"), IP("ip"), HEADER("header"), PARAM("param"), PRINCIPAL("principal"), PATH("path"),
-        PATH_PARAM("path-param"), ARG("arg"), METADATA("metadata");
+        PATH_PARAM("path-param"), ARG("arg"), METADATA("metadata"), HOST("host");
 
         private final String spelling;
 
@@ -47,7 +47,7 @@ public record KeySpec(Kind kind, String name, int index) {
     public static final KeySpec GLOBAL = new KeySpec(Kind.GLOBAL, null, -1);
 
     static final String SPELLINGS = "global, ip, header:NAME, param:NAME, principal, path, path-param:NAME, arg:N,"
-            + " metadata:NAME";
+            + " metadata:NAME, host";
     static final int MAX_ARG = 254;
 
     /**

@@ -23,66 +23,73 @@ import java.util.function.Function;
  */
 enum MatchKindOptions {
 
-    KEY_GLOBAL("`key: global`", cells(YES, YES, YES, YES, YES), kind -> body("key: §global")),
-    KEY_IP("`key: ip`", cells(YES, YES, REFUSED, YES, REFUSED), kind -> body("key: §ip")),
-    KEY_HEADER("`key: header:NAME`", cells(YES, YES, REFUSED, REFUSED, REFUSED), kind -> body("key: §header:X-Api-Key")),
-    KEY_PARAM("`key: param:NAME`", cells(YES, YES, REFUSED, REFUSED, REFUSED), kind -> body("key: §param:q")),
-    KEY_PRINCIPAL("`key: principal`", cells(YES, YES, YES, REFUSED, YES), kind -> body("key: §principal")),
-    KEY_PATH("`key: path`", cells(YES, YES, REFUSED, REFUSED, REFUSED), kind -> body("key: §path")),
-    KEY_PATH_PARAM("`key: path-param:NAME`", cells(YES, YES, REFUSED, REFUSED, REFUSED),
+    KEY_GLOBAL("`key: global`", cells(YES, YES, YES, YES, YES, YES), kind -> body("key: §global")),
+    KEY_IP("`key: ip`", cells(YES, YES, REFUSED, YES, REFUSED, REFUSED), kind -> body("key: §ip")),
+    KEY_HEADER("`key: header:NAME`", cells(YES, YES, REFUSED, REFUSED, YES, REFUSED),
+            kind -> body("key: §header:X-Api-Key")),
+    KEY_PARAM("`key: param:NAME`", cells(YES, YES, REFUSED, REFUSED, REFUSED, REFUSED), kind -> body("key: §param:q")),
+    KEY_PRINCIPAL("`key: principal`", cells(YES, YES, YES, REFUSED, REFUSED, YES), kind -> body("key: §principal")),
+    KEY_PATH("`key: path`", cells(YES, YES, REFUSED, REFUSED, YES, REFUSED), kind -> body("key: §path")),
+    KEY_PATH_PARAM("`key: path-param:NAME`", cells(YES, YES, REFUSED, REFUSED, REFUSED, REFUSED),
             kind -> body("key: §path-param:id")),
-    KEY_ARG("`key: arg:N`", cells(REFUSED, YES, YES, REFUSED, YES), kind -> body("key: §arg:0")),
-    KEY_METADATA("`key: metadata:NAME`", cells(REFUSED, REFUSED, REFUSED, YES, REFUSED),
+    KEY_ARG("`key: arg:N`", cells(REFUSED, YES, YES, REFUSED, REFUSED, YES), kind -> body("key: §arg:0")),
+    KEY_HOST("`key: host`", cells(REFUSED, REFUSED, REFUSED, REFUSED, YES, REFUSED), kind -> body("key: §host")),
+    KEY_METADATA("`key: metadata:NAME`", cells(REFUSED, REFUSED, REFUSED, YES, REFUSED, REFUSED),
             kind -> body("key: §metadata:x-api-key")),
-    LIMIT_WINDOW("`limit`, `window`", cells(YES, YES, YES, YES, YES), kind -> body("limit: 10\nwindow: 1s")),
-    STRATEGY("`strategy` (every other built-in or custom one)", cells(YES, YES, YES, YES, YES), kind -> strategies()),
-    CAPACITY("`capacity`", cells(YES, YES, YES, YES, YES), kind -> body("strategy: token-bucket\ncapacity: 20")),
-    LIMITS("`limits` (several limits)", cells(YES, YES, YES, YES, NO_ATTRIBUTE),
+    LIMIT_WINDOW("`limit`, `window`", cells(YES, YES, YES, YES, YES, YES), kind -> body("limit: 10\nwindow: 1s")),
+    STRATEGY("`strategy` (every other built-in or custom one)", cells(YES, YES, YES, YES, YES, YES),
+            kind -> strategies()),
+    CAPACITY("`capacity`", cells(YES, YES, YES, YES, YES, YES), kind -> body("strategy: token-bucket\ncapacity: 20")),
+    LIMITS("`limits` (several limits)", cells(YES, YES, YES, YES, YES, NO_ATTRIBUTE),
             kind -> body("limits:\n  - { limit: 10, window: 1s }\n  - { limit: 100, window: 1m }")),
-    COST("`cost: N`", cells(YES, YES, YES, YES, YES), kind -> body("cost: 3")),
-    COST_ARG("`cost: arg:N`", cells(REFUSED, YES, YES, REFUSED, YES), kind -> body("cost: §arg:0")),
-    MATCH_CONDITIONS("`ips`, `headers`, `principal-roles` in `match`", cells(YES, YES, REFUSED, REFUSED,
+    COST("`cost: N`", cells(YES, YES, YES, YES, YES, YES), kind -> body("cost: 3")),
+    COST_ARG("`cost: arg:N`", cells(REFUSED, YES, YES, REFUSED, REFUSED, YES), kind -> body("cost: §arg:0")),
+    MATCH_CONDITIONS("`ips`, `headers`, `principal-roles` in `match`", cells(YES, YES, REFUSED, REFUSED, REFUSED,
             NO_ATTRIBUTE), kind -> List.of(new Variant("", ", §ips: [10.0.0.0/8]", ""),
                     new Variant("", ", §headers: { X-Plan: pro }", ""),
                     new Variant("", ", §principal-roles: [ops]", ""))),
-    IPS("`ips` in `unless` or an override's `when`", cells(YES, YES, REFUSED, YES, NO_ATTRIBUTE),
+    IPS("`ips` in `unless` or an override's `when`", cells(YES, YES, REFUSED, YES, REFUSED, NO_ATTRIBUTE),
             kind -> condition("ips: §[10.0.0.0/8]")),
-    HEADERS("`headers` in `unless` or an override's `when`", cells(YES, YES, REFUSED, YES, NO_ATTRIBUTE),
+    HEADERS("`headers` in `unless` or an override's `when`", cells(YES, YES, REFUSED, YES, YES, NO_ATTRIBUTE),
             kind -> condition("headers: §{ X-Plan: pro }")),
-    PRINCIPAL_ROLES("`principal-roles` in `unless` or an override's `when`", cells(YES, YES, YES, REFUSED,
+    PRINCIPAL_ROLES("`principal-roles` in `unless` or an override's `when`", cells(YES, YES, YES, REFUSED, REFUSED,
             NO_ATTRIBUTE), kind -> condition("principal-roles: §[ops]")),
-    OVERRIDES("`overrides` by `keys`", cells(YES, YES, YES, YES, NO_ATTRIBUTE), kind -> body("key: " + keyOf(kind)
+    OVERRIDES("`overrides` by `keys`", cells(YES, YES, YES, YES, YES, NO_ATTRIBUTE), kind -> body("key: " + keyOf(kind)
             + "\noverrides:\n  - { name: gold, keys: [k-gold], limit: 100, window: 1s }\n"
             + "  - { name: pro, keys: [k-pro], limits: [ { limit: 50, window: 1s }, { limit: 500, window: 1m } ] }\n"
             + "  - { name: internal, keys: [k-ops], unlimited: true }")),
-    MODE("`mode`", cells(YES, YES, YES, YES, YES), kind -> body("mode: dry-run", "mode: enforce")),
-    ON_ERROR("`on-error`", cells(YES, YES, YES, YES, YES), kind -> body("on-error: reject", "on-error: allow")),
-    MAX_KEYS("`max-keys`", cells(YES, YES, YES, YES, YES), kind -> body("max-keys: 500")),
-    ON_FULL("`on-full`", cells(YES, YES, YES, YES, YES),
+    MODE("`mode`", cells(YES, YES, YES, YES, YES, YES), kind -> body("mode: dry-run", "mode: enforce")),
+    ON_ERROR("`on-error`", cells(YES, YES, YES, YES, YES, YES), kind -> body("on-error: reject", "on-error: allow")),
+    MAX_KEYS("`max-keys`", cells(YES, YES, YES, YES, YES, YES), kind -> body("max-keys: 500")),
+    ON_FULL("`on-full`", cells(YES, YES, YES, YES, YES, YES),
             kind -> body("on-full: reject", "on-full: allow", "on-full: evict-oldest")),
-    THROW("`throw`", cells(REFUSED, REFUSED, YES, REFUSED, YES), kind -> body("throw: §com.acme.Throttled")),
-    STORE("`store` (`local` or `redis`)", cells(YES, YES, YES, YES, NO_ATTRIBUTE), kind -> List.of(
+    THROW("`throw`", cells(REFUSED, REFUSED, YES, REFUSED, REFUSED, YES), kind -> body("throw: §com.acme.Throttled")),
+    STORE("`store` (`local` or `redis`)", cells(YES, YES, YES, YES, YES, NO_ATTRIBUTE), kind -> List.of(
             new Variant("", "", "store: local"), new Variant(redis(), "", "store: redis"),
             new Variant(redis(), "", "store: local"))),
-    ON_LIMIT_REJECT("`on-limit: reject`", cells(YES, YES, YES, YES, YES), kind -> body("on-limit: reject")),
-    ON_LIMIT_WAIT("`on-limit: wait` with `max-wait`", cells(YES, YES, YES, REFUSED, YES),
+    ON_LIMIT_REJECT("`on-limit: reject`", cells(YES, YES, YES, YES, YES, YES), kind -> body("on-limit: reject")),
+    ON_LIMIT_WAIT("`on-limit: wait` with `max-wait`", cells(YES, YES, YES, REFUSED, YES, YES),
             kind -> body("strategy: token-bucket\non-limit: §wait\nmax-wait: 500ms" + (kind.needsMaxWaiters
                     ? "\nmax-waiters: 20" : ""))),
-    MAX_WAITERS("`max-waiters` (with `on-limit: wait`)", cells(YES, YES, YES, REFUSED, NO_ATTRIBUTE),
+    MAX_WAITERS("`max-waiters` (with `on-limit: wait`)", cells(YES, YES, YES, REFUSED, YES, NO_ATTRIBUTE),
             kind -> body("strategy: token-bucket\non-limit: §wait\nmax-wait: 500ms\nmax-waiters: 20")),
+    HONOR_RETRY_AFTER("`honor-retry-after`, `max-backoff`", cells(REFUSED, REFUSED, REFUSED, REFUSED, YES,
+            NO_ATTRIBUTE), kind -> body("honor-retry-after: §true", "honor-retry-after: §true\nmax-backoff: 30s")),
     ADAPTIVE("`strategy: adaptive` with `algorithm`, `min-limit`, `max-limit`, `initial-limit`",
-            cells(YES, YES, YES, YES, NO_ATTRIBUTE), kind -> body("strategy: adaptive\nalgorithm: vegas\n"
+            cells(YES, YES, YES, YES, YES, NO_ATTRIBUTE), kind -> body("strategy: adaptive\nalgorithm: vegas\n"
                     + "min-limit: 2\nmax-limit: 50\ninitial-limit: 10"));
 
     /** Where a refusal must be reported; removed from the text before it is loaded. */
     static final char MARK = '§';
 
-    /** The table's columns: the four match kinds and the annotation. */
+    /** The table's columns: the five match kinds and the annotation. */
     enum Kind {
         HTTP("`http`", Rule.Target.HTTP, "http: { path: '/orders/{id}'", true),
         JAXRS("`jaxrs`", Rule.Target.JAXRS, "jaxrs: { class: com.acme.OrderResource, method: create", true),
         METHOD("`method`", Rule.Target.METHOD, "method: { class: com.acme.Mailer, method: send", false),
         GRPC("`grpc`", Rule.Target.GRPC, "grpc: { service: acme.Orders, method: Create", false),
+        HTTP_CLIENT("`http-client`", Rule.Target.HTTP_CLIENT, "http-client: { host: api.partner.com, path: '/v1/**'",
+                false),
         ANNOTATION("`@Limit`", null, null, false);
 
         final String heading;
@@ -189,8 +196,9 @@ enum MatchKindOptions {
         return lines;
     }
 
-    private static Support[] cells(Support http, Support jaxrs, Support method, Support grpc, Support annotation) {
-        return new Support[] {http, jaxrs, method, grpc, annotation};
+    private static Support[] cells(Support http, Support jaxrs, Support method, Support grpc, Support client,
+            Support annotation) {
+        return new Support[] {http, jaxrs, method, grpc, client, annotation};
     }
 
     private static List<Variant> body(String... bodies) {
