@@ -4,16 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limiter.agent.testing.PackagedAgent;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -141,20 +137,7 @@ class StartWindowJarLayoutTest {
         assertThat(http.outcomes()).as(http.err()).isEqualTo("OK REJ REJ");
     }
 
-    /** A {@code strategies=} jar whose strategy takes two seconds to create: the parse waits for it. */
     private Path slowStrategyJar() throws IOException {
-        Path jar = dir.resolve("slow-strategy.jar");
-        if (Files.exists(jar)) {
-            return jar;
-        }
-        String classFile = "startwindow/SlowToLoadStrategy.class";
-        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file);
-                InputStream bytes = Files.newInputStream(Path.of(PackagedAgent.testClasses(), classFile))) {
-            out.putNextEntry(new JarEntry(classFile));
-            bytes.transferTo(out);
-            out.putNextEntry(new JarEntry("META-INF/services/dev.limiter.core.RateLimitStrategy"));
-            out.write("startwindow.SlowToLoadStrategy\n".getBytes(StandardCharsets.UTF_8));
-        }
-        return jar;
+        return PackagedAgent.slowStrategyJar(dir);
     }
 }

@@ -1,7 +1,7 @@
 package dev.limiter.bootstrap;
 
 /**
- * What {@link ReactiveBridge}, {@link GrpcBridge} and {@link FlowBridge} do, once: a call that returns before it
+ * What {@link ReactiveBridge}, {@link GrpcBridge}, {@link FlowBridge} and {@link ClientBridge} do, once: a call that returns before it
  * ends (a publisher, a listener, a response flow) asks the installed {@link ReactiveDelegate} at its start, and
  * what the delegate holds ({@link #hold}) is kept in a per-thread slot only until the same call returns
  * ({@link #exit}) or throws ({@link #failed}) on the same thread. Each bridge has its own instance (its own
@@ -28,6 +28,20 @@ final class DelegatedCalls {
         }
         try {
             return current.onExchangeStart(first, second);
+        } catch (Throwable t) {
+            LimiterBridge.countInternalError();
+            return null;
+        }
+    }
+
+    /** Before a client's call ({@link ClientBridge}): null to send it, else what to throw or return instead. */
+    Object enterCall(Object client, Object request, Object handler, Object push, boolean async) {
+        ReactiveDelegate current = delegate;
+        if (!(current instanceof ClientDelegate) || !LimiterBridge.isEnabled()) {
+            return null;
+        }
+        try {
+            return ((ClientDelegate) current).onCallStart(client, request, handler, push, async);
         } catch (Throwable t) {
             LimiterBridge.countInternalError();
             return null;

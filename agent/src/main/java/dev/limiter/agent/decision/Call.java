@@ -44,6 +44,9 @@ public abstract class Call implements RequestFacts {
     public long waitNanos;
     /** The rule of the longest wait: an interrupted wait is rejected in its name. */
     public Rule waitRule;
+    /** The rule of the longest {@code Retry-After} pause {@link Decider#pauseLeft} found, and its key; else null. */
+    public Rule pausedRule;
+    public String pausedKey;
     /**
      * The reservations of the decision, for a refund if the wait is interrupted (grown, rarely, per thread). Each
      * holds one of its rule's waiter slots ({@link RuleStats#enterWaiting}) until it is cleared.
@@ -96,6 +99,24 @@ public abstract class Call implements RequestFacts {
     }
 
     /**
+     * Moves the decision's reservations (and their waiter slots) into a {@link Reservations} of their own, for a
+     * call delayed without a thread; this call is left with none. Allocates: only a waiting call comes here.
+     */
+    public final Reservations detachReservations() {
+        Reservations detached = new Reservations(reservedBy, reservedKeys, reservedPermits, reservedStamps,
+                reservedStats, reservations);
+        for (int i = 0; i < reservations; i++) {
+            reservedStats[i] = null;
+            reservedBy[i] = null;
+            reservedKeys[i] = null;
+        }
+        reservations = 0;
+        waitNanos = 0;
+        waitRule = null;
+        return detached;
+    }
+
+    /**
      * Gives back every permit the decision reserved (an interrupted wait, or a later rule's rejection): the next
      * callers get those times, as if this call had never asked.
      */
@@ -112,6 +133,14 @@ public abstract class Call implements RequestFacts {
      * calls never wait, a rule that waits takes a free permit or rejects at once.
      */
     protected boolean parksAfterDecision() {
+        return false;
+    }
+
+    /**
+     * True if the adapter delays the call for {@link #waitNanos} without holding a thread (an asynchronous client
+     * call, sent later by a scheduler): its rules may wait whatever thread decides it.
+     */
+    protected boolean delaysWithoutThread() {
         return false;
     }
 

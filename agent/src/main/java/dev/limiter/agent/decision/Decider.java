@@ -131,7 +131,8 @@ public final class Decider {
         if (limiter.reserve(key, cost, 0, out) >= 0) {
             return 0; // a permit free now: the waiter gauge is never touched on this path
         }
-        if (!call.parksAfterDecision() || !Waiting.mayPark() || !stats.enterWaiting(policy.maxWaiters())) {
+        boolean canWait = call.delaysWithoutThread() || call.parksAfterDecision() && Waiting.mayPark();
+        if (!canWait || !stats.enterWaiting(policy.maxWaiters())) {
             // an adapter or a thread that must not block (WebFlux, an event loop), or every waiter slot taken:
             // rejected before reserving any later time, so no concurrent caller is refused for a reservation
             // given back an instant later, and pending waits stay in order
@@ -163,6 +164,70 @@ public final class Decider {
         long remaining = limiter.remaining(key, out);
         Outcome.reject(out, remaining, out[Outcome.RESET_EPOCH_SECONDS] * 1000, window, limiter.config().limit());
         return ~index;
+    }
+
+    /**
+     * Before an outgoing call is decided: the longest pause a {@code Retry-After} answer put on its key, among
+     * {@code rules[0..count)} that honour it and apply to it (0 if none); that rule and key go to
+     * {@link Call#pausedRule} and {@link Call#pausedKey}. A paused key of a dry-run rule is counted as
+     * {@code wouldReject} and does not hold the call. A key that cannot be read here is left to {@link #decide}.
+     */
+    public long pauseLeft(Rule[] rules, int count, Call call) {
+        call.pausedRule = null;
+        call.pausedKey = null;
+        long longest = 0;
+        long now = 0;
+        for (int i = 0; i < count; i++) {
+            Rule rule = rules[i];
+            if (!rule.honorsRetryAfter() || rule.pauses().size() == 0) {
+                continue;
+            }
+            String key;
+            try {
+                if (rule.policy().conditional() && (!rule.policy().applies(call) || rule.policy().exempts(call))) {
+                    continue;
+                }
+                key = call.key(rule, i);
+            } catch (Throwable t) {
+                continue;
+            }
+            if (key == null) {
+                continue;
+            }
+            key = KeyBound.bound(key);
+            now = now == 0 ? System.nanoTime() : now;
+            long left = rule.pauses().nanosLeft(key, now);
+            if (left <= 0) {
+                continue;
+            }
+            if (rule.mode() != Mode.ENFORCE) {
+                pausedOutcome(rule, left, call.out);
+                Verdict.count(rule, rule.policy().main(), false, false, key, call.out);
+            } else if (left > longest) {
+                longest = left;
+                call.pausedRule = rule;
+                call.pausedKey = key;
+            }
+        }
+        return longest;
+    }
+
+    /**
+     * Rejects the call in the name of the pause {@link #pauseLeft} found ({@code leftNanos} of it to go): counted as
+     * the rule's rejection, with a retry after the pause's end. Returns the rule.
+     */
+    public Rule rejectPaused(Call call, long leftNanos) {
+        Rule rule = call.pausedRule;
+        pausedOutcome(rule, leftNanos, call.out);
+        Verdict.count(rule, rule.policy().main(), true, false, call.pausedKey, call.out);
+        call.rejectText = rule.headerText();
+        return rule;
+    }
+
+    private static void pausedOutcome(Rule rule, long leftNanos, long[] out) {
+        long millis = (leftNanos + 999_999) / 1_000_000;
+        Outcome.reject(out, 0, System.currentTimeMillis() + millis, millis,
+                rule.policy().main().limiters()[0].config().limit());
     }
 
     /** Counts the admitted call's waits in {@code Waited} and its total, once the whole decision admitted it. */

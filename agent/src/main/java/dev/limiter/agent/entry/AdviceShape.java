@@ -32,7 +32,14 @@ public enum AdviceShape {
      * arguments (Helidon's {@code HttpRoutingImpl.route(ctx, request, response)}): the bridge's {@code enter} may
      * answer (the body is skipped) or hand back a token, which its {@code exit} runs on every way out.
      */
-    HANDLER;
+    HANDLER,
+    /**
+     * An HTTP client's call method, {@code (request, handler)} or {@code (request, handler, push handler)}, that
+     * returns the response (a blocking call) or its future: the bridge's {@code enter} gets the client and every
+     * argument and may answer (a rejection thrown, or a future returned instead); every return value goes through
+     * its {@code exit}, a throw through {@code failed}.
+     */
+    CLIENT_CALL;
 
     /** True if the advice of this shape keeps a local of its own (the weaver reads the method's max_locals first). */
     public boolean addsLocal() {

@@ -32,9 +32,15 @@ public final class EntryTarget {
     public final String descriptorStart;
     /** The bootstrap bridge class the advice calls ({@link AdviceShape#PUBLISHER}), else null. */
     public final String bridge;
+    /**
+     * The JDK module the one named class belongs to ({@code java.net.http}), else null: the agent never weaves the
+     * JDK but for these classes, and makes their module read the bridge's before anything is woven.
+     */
+    public final String jdkModule;
 
     private EntryTarget(String id, String[] types, String apiResource, String[] methods, int requiredAccess,
-            int excludedAccess, AdviceShape shape, String descriptorStart, String bridge) {
+            int excludedAccess, AdviceShape shape, String descriptorStart, String bridge, String jdkModule) {
+        this.jdkModule = jdkModule;
         this.id = id;
         this.types = types;
         this.apiResource = apiResource;
@@ -54,7 +60,7 @@ public final class EntryTarget {
     public static EntryTarget implementations(String id, String[] types, String apiResource, String[] methods,
             int requiredAccess, int excludedAccess, AdviceShape shape, String descriptorStart) {
         return new EntryTarget(id, types, apiResource, methods, requiredAccess, excludedAccess, shape,
-                descriptorStart, null);
+                descriptorStart, null, null);
     }
 
     /**
@@ -65,7 +71,17 @@ public final class EntryTarget {
     public static EntryTarget exactClass(String id, String type, String method, int requiredAccess,
             AdviceShape shape, String descriptor, String bridge) {
         return new EntryTarget(id, new String[] {type}, null, new String[] {method}, requiredAccess,
-                Opcodes.ACC_STATIC, shape, descriptor, bridge);
+                Opcodes.ACC_STATIC, shape, descriptor, bridge, null);
+    }
+
+    /**
+     * {@link #exactClass} for a class of the JDK's module {@code module}: the one kind of JDK class the agent
+     * weaves (an HTTP client's implementation), found by its name like the others.
+     */
+    public static EntryTarget exactJdkClass(String id, String module, String type, String method,
+            int requiredAccess, AdviceShape shape, String descriptor, String bridge) {
+        return new EntryTarget(id, new String[] {type}, null, new String[] {method}, requiredAccess,
+                Opcodes.ACC_STATIC, shape, descriptor, bridge, module);
     }
 
     /** True if this target is woven in its one named class only. */

@@ -6,6 +6,7 @@ import dev.limiter.agent.grpc.GrpcEntryPoint;
 import dev.limiter.agent.helidon.HelidonEntryPoint;
 import dev.limiter.agent.jaxrs.JaxrsEntryPoint;
 import dev.limiter.agent.micronaut.MicronautEntryPoint;
+import dev.limiter.agent.outbound.jdk.JdkHttpClientEntryPoint;
 import dev.limiter.agent.quarkus.QuarkusRestEntryPoint;
 import dev.limiter.agent.servlet.ServletEntryPoint;
 import dev.limiter.agent.vertx.VertxWebEntryPoint;
@@ -27,6 +28,7 @@ public final class EntryPoints {
         new VertxWebEntryPoint(),
         new HelidonEntryPoint(),
         new MicronautEntryPoint(),
+        new JdkHttpClientEntryPoint(),
     };
 
     private EntryPoints() {

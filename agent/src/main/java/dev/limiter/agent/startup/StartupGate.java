@@ -1,6 +1,7 @@
 package dev.limiter.agent.startup;
 
 import dev.limiter.bootstrap.BridgeDelegate;
+import dev.limiter.bootstrap.ClientBridge;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.bootstrap.MethodDelegate;
 import java.util.concurrent.CountDownLatch;
@@ -26,6 +27,7 @@ final class StartupGate {
     private volatile Thread loader;
     final PendingServletDelegate servlets = new PendingServletDelegate(this);
     final PendingMethodDelegate methods = new PendingMethodDelegate(this);
+    final PendingClientDelegate clients = new PendingClientDelegate(this);
 
     StartupGate() {
         this(WAIT_MILLIS);
@@ -39,6 +41,7 @@ final class StartupGate {
     void install() {
         LimiterBridge.install(servlets);
         LimiterBridge.installMethods(methods);
+        ClientBridge.install(clients);
     }
 
     /** The thread that will load the rules: its own calls never wait. */

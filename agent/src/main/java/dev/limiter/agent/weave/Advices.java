@@ -27,6 +27,7 @@ final class Advices {
             case REQUEST_SCOPE -> new RequestScopeAdvice(method, owner, descriptor, frames);
             case HANDLER -> new HandlerEntryAdvice(method, owner, descriptor, frames, maxLocals,
                     target.target.bridge);
+            case CLIENT_CALL -> new ClientCallAdvice(method, owner, descriptor, frames, target.target.bridge);
         };
     }
 }

@@ -30,7 +30,7 @@ abstract class EnterAdvice extends MethodVisitor {
      */
     private final String answerType;
     /** Where an enter that answered "not ours" goes on. */
-    private final Label notOurs = new Label();
+    final Label notOurs = new Label();
 
     EnterAdvice(MethodVisitor target, ArgumentFrame arguments) {
         this(target, arguments, null);
@@ -56,7 +56,12 @@ abstract class EnterAdvice extends MethodVisitor {
     void afterEnter(Label body) {
         mv.visitInsn(Opcodes.DUP);
         mv.visitJumpInsn(Opcodes.IFNULL, notOurs);
-        mv.visitTypeInsn(Opcodes.CHECKCAST, answerType);
+        answer(answerType);
+    }
+
+    /** Emits what is done with a non-null answer on the stack: returned, cast to {@code type}. */
+    void answer(String type) {
+        mv.visitTypeInsn(Opcodes.CHECKCAST, type);
         mv.visitInsn(Opcodes.ARETURN);
     }
 

@@ -179,6 +179,9 @@ public final class LimiterTransformer implements ClassFileTransformer {
      * thread 2-3 ms.
      */
     public LimiterTransformer installOn(Instrumentation inst, boolean loadedMayMatch) {
+        if (exactMask != 0) {
+            JdkModuleReads.add(inst, WeaveTarget.JDK_MODULES, log);
+        }
         inst.addTransformer(this, true);
         if (loadedMayMatch) {
             LoadedClasses.retransform(inst, LoadedClasses.select(inst, this), log);
@@ -189,7 +192,8 @@ public final class LimiterTransformer implements ClassFileTransformer {
     @Override
     public byte[] transform(ClassLoader loader, String internalName, Class<?> redefined, ProtectionDomain domain,
             byte[] classFile) {
-        if (internalName == null || IgnoredTypes.ignoredInternalName(internalName)) {
+        if (internalName == null || IgnoredTypes.ignoredInternalName(internalName)
+                && (exactMask == 0 || !JdkModuleReads.ready() || !WeaveTarget.isWovenJdkClass(internalName))) {
             return null;
         }
         try {

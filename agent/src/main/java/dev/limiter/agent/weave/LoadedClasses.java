@@ -25,7 +25,8 @@ final class LoadedClasses {
     static List<Class<?>> select(Instrumentation inst, LimiterTransformer transformer) {
         List<Class<?>> selected = new ArrayList<>();
         for (Class<?> type : inst.getAllLoadedClasses()) {
-            if (type.isArray() || type.isPrimitive() || type.isHidden() || IgnoredTypes.ignored(type.getName())) {
+            if (type.isArray() || type.isPrimitive() || type.isHidden() || IgnoredTypes.ignored(type.getName())
+                    && (!JdkModuleReads.ready() || WeaveTarget.exactBitsOfBinaryName(type.getName()) == 0)) {
                 continue;
             }
             try {

@@ -23,6 +23,10 @@ final class WeaveTarget {
     static final int MAPPERS;
     /** Bits of the targets woven in one named class only, found by its name ({@link #exactBits}). */
     static final int EXACT_CLASSES;
+    /** Internal names of the JDK classes among the {@link #EXACT_CLASSES}: the only JDK classes ever woven. */
+    private static final String[] JDK_CLASSES;
+    /** The JDK modules of those classes, which must read the bridges' module. */
+    static final String[] JDK_MODULES;
 
     static {
         EntryTarget[] targets = EntryPoints.targets();
@@ -50,6 +54,16 @@ final class WeaveTarget {
         SERVLETS = servlets;
         MAPPERS = mappers;
         EXACT_CLASSES = exact;
+        java.util.Set<String> jdkClasses = new java.util.LinkedHashSet<>();
+        java.util.Set<String> jdkModules = new java.util.LinkedHashSet<>();
+        for (EntryTarget target : targets) {
+            if (target.jdkModule != null) {
+                jdkClasses.add(target.types[0]);
+                jdkModules.add(target.jdkModule);
+            }
+        }
+        JDK_CLASSES = jdkClasses.toArray(new String[0]);
+        JDK_MODULES = jdkModules.toArray(new String[0]);
     }
 
     /** This target's bit in the masks of targets. */
@@ -123,6 +137,19 @@ final class WeaveTarget {
             }
         }
         return bits;
+    }
+
+    /**
+     * True if internal name {@code internalName}, which {@link IgnoredTypes} rejects, is one of the JDK classes a
+     * target weaves nonetheless: a few {@code equals} against the names (most differ in length).
+     */
+    static boolean isWovenJdkClass(String internalName) {
+        for (String name : JDK_CLASSES) {
+            if (name.equals(internalName)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@link #exactBits} for a binary name ({@code a.b.C}), as {@link Class#getName()} gives it. */

@@ -1,6 +1,14 @@
 package dev.limiter.agent.testing;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 
 /**
  * What the tests that fork a JVM with the packaged {@code limiter.jar} need: the jar, the JVM the tests run on (17,
@@ -19,6 +27,26 @@ public final class PackagedAgent {
     /** The {@code java} executable of the JVM running the tests. */
     public static String java() {
         return ProcessHandle.current().info().command().orElse("java");
+    }
+
+    /**
+     * A {@code strategies=} jar in {@code dir} whose strategy takes two seconds to create: the parse waits for it,
+     * so whatever a program does as it starts surely comes before the rules are in.
+     */
+    public static Path slowStrategyJar(Path dir) throws IOException {
+        Path jar = dir.resolve("slow-strategy.jar");
+        if (Files.exists(jar)) {
+            return jar;
+        }
+        String classFile = "startwindow/SlowToLoadStrategy.class";
+        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file);
+                InputStream bytes = Files.newInputStream(Path.of(testClasses(), classFile))) {
+            out.putNextEntry(new JarEntry(classFile));
+            bytes.transferTo(out);
+            out.putNextEntry(new JarEntry("META-INF/services/dev.limiter.core.RateLimitStrategy"));
+            out.write("startwindow.SlowToLoadStrategy\n".getBytes(StandardCharsets.UTF_8));
+        }
+        return jar;
     }
 
     /** The module's compiled test classes, a class path for the forked programs. */

@@ -1,0 +1,68 @@
+package dev.limiter.agent.outbound;
+
+import dev.limiter.agent.http.PermitRelease;
+import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.rules.Rule;
+import java.util.function.BiConsumer;
+
+/**
+ * What an admitted outgoing call does when its answer comes: a {@code 429} or {@code 503} with
+ * {@code Retry-After} pauses the keys of its rules that honour it (until then, at most their {@code max-backoff}),
+ * for every client in the JVM; and the permits it held ({@code concurrency}) go back. Runs once, however the call
+ * ends (an answer, a failure, a cancel); never throws into the client.
+ */
+public final class OutboundCallEnd implements BiConsumer<Object, Throwable> {
+
+    /** Reads the status and the {@code Retry-After} header of a client's response. */
+    public interface Answers {
+
+        /** The status code of {@code response}. */
+        int status(Object response);
+
+        /** The first {@code Retry-After} value of {@code response}, or null. */
+        String retryAfter(Object response);
+    }
+
+    private final Answers answers;
+    private final PermitRelease permits;
+    private final Rule[] honouring;
+    private final String[] keys;
+
+    OutboundCallEnd(Answers answers, PermitRelease permits, Rule[] honouring, String[] keys) {
+        this.answers = answers;
+        this.permits = permits;
+        this.honouring = honouring;
+        this.keys = keys;
+    }
+
+    /** The call ended with {@code response} or {@code failure} (a completion stage's signal). */
+    @Override
+    public void accept(Object response, Throwable failure) {
+        try {
+            if (response != null && honouring != null) {
+                int status = answers.status(response);
+                if (status == 429 || status == 503) {
+                    pause(answers.retryAfter(response));
+                }
+            }
+        } catch (Throwable t) {
+            LimiterBridge.countInternalError();
+        } finally {
+            if (permits != null) {
+                permits.release();
+            }
+        }
+    }
+
+    private void pause(String retryAfter) {
+        long nanos = RetryAfter.nanos(retryAfter, System.currentTimeMillis());
+        if (nanos <= 0) {
+            return;
+        }
+        long now = System.nanoTime();
+        for (int i = 0; i < honouring.length; i++) {
+            Rule rule = honouring[i];
+            rule.pauses().pause(keys[i], now + Math.min(nanos, rule.maxBackoffNanos()), now);
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package dev.limiter.agent.outbound;
+
+import dev.limiter.agent.decision.Decider;
+import dev.limiter.agent.decision.Waiting;
+import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.http.PermitRelease;
+import dev.limiter.api.OutboundRateLimitException;
+import dev.limiter.core.Outcome;
+import dev.limiter.rules.Policy;
+import dev.limiter.rules.Rule;
+import dev.limiter.rules.RuleSet;
+import dev.limiter.rules.key.KeyBound;
+import dev.limiter.rules.reload.RuleSetHolder;
+
+/**
+ * The decision for a call the service makes, shared by every HTTP client's adapter: match the {@code http-client:}
+ * rules on the call's method, host, port, scheme and path, hold it while a {@code Retry-After} answer pauses its
+ * key, run the {@link Decider}, and tell the adapter what to do: send it now (with a token to hold until its end,
+ * if anything waits for that), reject it, or (an asynchronous call) send it later.
+ *
+ * <p>A blocking call that must wait ({@code on-limit: wait}) parks its own thread here, without pinning a virtual
+ * thread ({@link Waiting}); an asynchronous call is never parked: the adapter schedules it. A rejection is the
+ * client's own kind of failure ({@link OutboundRateLimitException}, an {@code IOException}), made before anything
+ * is sent. Allowed path for a rule without {@code concurrency} or {@code honor-retry-after}: no allocation.
+ */
+public final class OutboundGate {
+
+    /** Send the call now ({@link OutboundCall#endToken()}: what to hold until it ends, or null). */
+    public static final int SEND = 0;
+    /** Reject the call: {@link #rejection}. */
+    public static final int REJECT = 1;
+    /** Send the asynchronous call after {@link OutboundCall#delayNanos()}. */
+    public static final int DELAY = 2;
+
+    /** Anonymous class, not a lambda: nothing to spin on the first call. */
+    private static final ThreadLocal<OutboundCall> SCRATCH = new ThreadLocal<>() {
+        @Override
+        protected OutboundCall initialValue() {
+            return new OutboundCall();
+        }
+    };
+
+    private final RuleSetHolder holder;
+    private final Decider decider;
+
+    public OutboundGate(RuleSetHolder holder, ThrottledLog log) {
+        this.holder = holder;
+        this.decider = new Decider(log);
+    }
+
+    /** The rules in force; an adapter asks {@link RuleSet#maxClientMatches()} before it reads anything. */
+    public RuleSet rules() {
+        return holder.current();
+    }
+
+    /** This thread's call buffers. */
+    public OutboundCall call() {
+        return SCRATCH.get();
+    }
+
+    /** Decides {@code call} (set up by {@link OutboundCall#begin}) against {@code rules}: {@link #SEND}, ... */
+    public int decide(RuleSet rules, OutboundCall call, OutboundCallEnd.Answers answers) {
+        call.match(rules);
+        if (call.count == 0) {
+            return SEND;
+        }
+        long pause = decider.pauseLeft(call.matched, call.count, call);
+        if (pause > 0) {
+            Policy policy = call.pausedRule.policy();
+            if (!policy.waits() || pause > policy.maxWaitNanos()) {
+                decider.rejectPaused(call, pause);
+                return REJECT;
+            }
+            countWait(call.pausedRule, pause);
+            if (call.async) {
+                call.delayNanos = pause; // decided again when the pause is over
+                return DELAY;
+            }
+            if (!Waiting.park(pause)) {
+                decider.rejectPaused(call, pause);
+                Thread.currentThread().interrupt();
+                return REJECT;
+            }
+        }
+        int base = call.permits.height();
+        Rule rejecting = decider.decide(call.matched, call.count, call);
+        if (rejecting != null) {
+            call.pausedRule = rejecting; // the rule the rejection names
+            return REJECT;
+        }
+        if (call.async && call.waitNanos > 0) {
+            call.delayNanos = call.waitNanos;
+            call.delayed = call.detachReservations();
+            call.end = endOf(call, answers, base);
+            return DELAY;
+        }
+        Rule interrupted = Waiting.awaitReserved(call, base);
+        if (interrupted != null) {
+            call.pausedRule = interrupted;
+            return REJECT;
+        }
+        call.end = endOf(call, answers, base);
+        return SEND;
+    }
+
+    /** The exception a rejected call fails with, after {@link #decide} answered {@link #REJECT}. */
+    public static OutboundRateLimitException rejection(OutboundCall call) {
+        return new OutboundRateLimitException(call.pausedRule.id(), call.out[Outcome.RETRY_AFTER_MILLIS]);
+    }
+
+    /** What waits for the end of the admitted call: its permits above {@code base}, its Retry-After pauses. */
+    private static OutboundCallEnd endOf(OutboundCall call, OutboundCallEnd.Answers answers, int base) {
+        int honouring = 0;
+        for (int i = 0; i < call.count; i++) {
+            if (call.matched[i].honorsRetryAfter()) {
+                honouring++;
+            }
+        }
+        boolean holds = call.permits.height() > base;
+        if (honouring == 0 && !holds) {
+            return null;
+        }
+        Rule[] rules = null;
+        String[] keys = null;
+        if (honouring > 0) {
+            rules = new Rule[honouring];
+            keys = new String[honouring];
+            int at = 0;
+            for (int i = 0; i < call.count; i++) {
+                Rule rule = call.matched[i];
+                if (rule.honorsRetryAfter()) {
+                    rules[at] = rule;
+                    keys[at++] = KeyBound.bound(keyOrMissing(call, rule, i));
+                }
+            }
+        }
+        return new OutboundCallEnd(answers, holds ? new PermitRelease(call.permits, null) : null, rules, keys);
+    }
+
+    private static String keyOrMissing(OutboundCall call, Rule rule, int index) {
+        try {
+            String key = call.key(rule, index);
+            return key == null ? OutboundCall.MISSING : key;
+        } catch (Throwable t) {
+            return OutboundCall.MISSING;
+        }
+    }
+
+    private static void countWait(Rule rule, long nanos) {
+        rule.stats().waited().increment();
+        rule.stats().waitNanos().add(nanos);
+    }
+}

@@ -1,0 +1,45 @@
+package dev.limiter.agent.outbound.jdk;
+
+import dev.limiter.agent.entry.AdviceShape;
+import dev.limiter.agent.entry.EntryPoint;
+import dev.limiter.agent.entry.EntryTarget;
+import dev.limiter.agent.entry.EntryWiring;
+import dev.limiter.agent.outbound.OutboundGate;
+import dev.limiter.bootstrap.ClientBridge;
+import net.bytebuddy.jar.asm.Opcodes;
+
+/**
+ * The JDK's {@code java.net.http.HttpClient}: {@code send} and both {@code sendAsync} of its one implementation
+ * ({@code jdk.internal.net.http.HttpClientFacade}, what {@code HttpClient.newHttpClient()} and its builder return,
+ * the same class on Java 17 to 25). Every call of the client goes through one of them once; the implementation
+ * behind the facade calls none of them again.
+ */
+public final class JdkHttpClientEntryPoint implements EntryPoint {
+
+    private static final String MODULE = "java.net.http";
+    private static final String FACADE = "jdk/internal/net/http/HttpClientFacade";
+    private static final String BRIDGE = "dev/limiter/bootstrap/ClientBridge";
+    private static final String REQUEST_AND_HANDLER = "(Ljava/net/http/HttpRequest;Ljava/net/http/HttpResponse$BodyHandler;";
+
+    public static final EntryTarget SEND = EntryTarget.exactJdkClass("jdk-http-send", MODULE, FACADE, "send",
+            Opcodes.ACC_PUBLIC, AdviceShape.CLIENT_CALL, REQUEST_AND_HANDLER + ")Ljava/net/http/HttpResponse;",
+            BRIDGE);
+    public static final EntryTarget SEND_ASYNC = EntryTarget.exactJdkClass("jdk-http-send-async", MODULE, FACADE,
+            "sendAsync", Opcodes.ACC_PUBLIC, AdviceShape.CLIENT_CALL,
+            REQUEST_AND_HANDLER + ")Ljava/util/concurrent/CompletableFuture;", BRIDGE);
+    public static final EntryTarget SEND_ASYNC_PUSH = EntryTarget.exactJdkClass("jdk-http-send-async-push", MODULE,
+            FACADE, "sendAsync", Opcodes.ACC_PUBLIC, AdviceShape.CLIENT_CALL,
+            REQUEST_AND_HANDLER + "Ljava/net/http/HttpResponse$PushPromiseHandler;)"
+                    + "Ljava/util/concurrent/CompletableFuture;", BRIDGE);
+
+    @Override
+    public EntryTarget[] targets() {
+        return new EntryTarget[] {SEND, SEND_ASYNC, SEND_ASYNC_PUSH};
+    }
+
+    @Override
+    public void install(EntryWiring wiring) {
+        ClientBridge.install(new JdkHttpClientLimiter(new OutboundGate(wiring.holder(), wiring.log()),
+                wiring.log()));
+    }
+}

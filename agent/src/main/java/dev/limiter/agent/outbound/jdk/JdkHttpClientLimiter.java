@@ -1,0 +1,102 @@
+package dev.limiter.agent.outbound.jdk;
+
+import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.outbound.OutboundApi;
+import dev.limiter.agent.outbound.OutboundCall;
+import dev.limiter.agent.outbound.OutboundCallEnd;
+import dev.limiter.agent.outbound.OutboundGate;
+import dev.limiter.bootstrap.ClientDelegate;
+import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.rules.RuleSet;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The {@code java.net.http.HttpClient} adapter of the outbound gate, called from the woven {@code send} and
+ * {@code sendAsync} through {@link dev.limiter.bootstrap.ClientBridge}. A blocking {@code send} that must wait
+ * parks its thread in the gate; a rejected one throws {@link dev.limiter.api.OutboundRateLimitException}. An
+ * asynchronous call is never parked: rejected, its future fails with that exception; made to wait, it is sent
+ * later by {@link DelayedSend} and its future completes then. Nothing is sent before the decision.
+ */
+final class JdkHttpClientLimiter implements ClientDelegate, OutboundApi, OutboundCallEnd.Answers {
+
+    private final OutboundGate gate;
+    private final ThrottledLog log;
+
+    JdkHttpClientLimiter(OutboundGate gate, ThrottledLog log) {
+        this.gate = gate;
+        this.log = log;
+    }
+
+    @Override
+    public Object onCallStart(Object client, Object request, Object handler, Object push, boolean async) {
+        RuleSet rules = gate.rules();
+        if (rules.maxClientMatches() == 0 || !(request instanceof HttpRequest)) {
+            return null; // no http-client rule: the call is not looked at
+        }
+        HttpRequest outgoing = (HttpRequest) request;
+        URI uri = outgoing.uri();
+        OutboundCall call = gate.call();
+        call.begin(this, request, outgoing.method(), uri.getScheme(), uri.getHost(), uri.getPort(), uri.getPath(),
+                async);
+        try {
+            switch (gate.decide(rules, call, this)) {
+                case OutboundGate.REJECT:
+                    Throwable rejection = OutboundGate.rejection(call);
+                    return async ? CompletableFuture.failedFuture(rejection) : rejection;
+                case OutboundGate.DELAY:
+                    return DelayedSend.schedule(client, outgoing, handler, push, call.delayNanos(), call.delayed(),
+                            call.endToken());
+                default:
+                    if (call.endToken() != null) {
+                        dev.limiter.bootstrap.ClientBridge.hold(call.endToken());
+                    }
+                    return null;
+            }
+        } finally {
+            call.end();
+        }
+    }
+
+    /** The call returned: a blocking call's response has come; an asynchronous call's future will. */
+    @Override
+    public Object onExchangeReturn(Object result, Object token) {
+        OutboundCallEnd end = (OutboundCallEnd) token;
+        if (result instanceof CompletableFuture<?> future) {
+            try {
+                future.whenComplete(end);
+            } catch (Throwable t) {
+                end.accept(null, t);
+                LimiterBridge.countInternalError();
+                log.warn("limiter: could not wait for the end of an outgoing call; its permits are released now", t);
+            }
+        } else {
+            end.accept(result, null);
+        }
+        return result;
+    }
+
+    @Override
+    public void onExchangeFailed(Object token) {
+        ((OutboundCallEnd) token).accept(null, null);
+    }
+
+    @Override
+    public String header(Object request, String name) {
+        List<String> values = ((HttpRequest) request).headers().map().get(name);
+        return values == null || values.isEmpty() ? null : values.get(0);
+    }
+
+    @Override
+    public int status(Object response) {
+        return ((HttpResponse<?>) response).statusCode();
+    }
+
+    @Override
+    public String retryAfter(Object response) {
+        return ((HttpResponse<?>) response).headers().firstValue("Retry-After").orElse(null);
+    }
+}
