@@ -1,6 +1,7 @@
 package dev.limiter.agent.outbound.jdk;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.http.FirstRequest;
 import dev.limiter.agent.outbound.OutboundApi;
 import dev.limiter.agent.outbound.OutboundCall;
 import dev.limiter.agent.outbound.OutboundCallEnd;
@@ -37,6 +38,7 @@ final class JdkHttpClientLimiter implements ClientDelegate, OutboundApi, Outboun
         if (rules.maxClientMatches() == 0 || !(request instanceof HttpRequest)) {
             return null; // no http-client rule: the call is not looked at
         }
+        FirstRequest.seen(); // the application is at work: the JMX registration need not wait longer
         HttpRequest outgoing = (HttpRequest) request;
         URI uri = outgoing.uri();
         OutboundCall call = gate.call();
