@@ -1,9 +1,7 @@
 package outbound;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.limiter.api.OutboundRateLimitException;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -24,34 +21,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A program that calls a local "partner" server with {@code java.net.http.HttpClient}, run with the packaged agent
  * by {@code OutboundJdkClientJarLayoutTest}: each scenario prints one line {@code name: k=v ...} that the test
- * reads. The server counts the requests that reached it per path prefix and answers {@code /busy...} with 429 and
- * {@code Retry-After: 1} on its first request.
+ * reads ({@link PartnerServer} counts what reached it).
  */
 public final class PartnerCalls {
 
-    private static final Map<String, AtomicInteger> HITS = new ConcurrentHashMap<>();
-    private static final AtomicInteger BUSY_ANSWERS = new AtomicInteger();
+    private static final Map<String, AtomicInteger> HITS = PartnerServer.HITS;
     private static HttpClient client;
     private static String base;
 
     public static void main(String[] args) throws Exception {
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 200);
-        server.setExecutor(Executors.newFixedThreadPool(8));
-        server.createContext("/", exchange -> {
-            String path = exchange.getRequestURI().getPath();
-            String prefix = path.substring(0, path.indexOf('/', 1) < 0 ? path.length() : path.indexOf('/', 1));
-            HITS.computeIfAbsent(prefix, p -> new AtomicInteger()).incrementAndGet();
-            int status = 200;
-            if (prefix.startsWith("/busy") && HITS.get(prefix).get() == 1) {
-                BUSY_ANSWERS.incrementAndGet();
-                exchange.getResponseHeaders().add("Retry-After", "1");
-                status = 429;
-            }
-            exchange.sendResponseHeaders(status, -1);
-            exchange.close();
-        });
-        server.start();
-        base = "http://127.0.0.1:" + server.getAddress().getPort();
+        PartnerServer server = PartnerServer.start();
+        base = server.base();
         client = HttpClient.newHttpClient();
         try {
             play(args);
@@ -59,7 +39,7 @@ public final class PartnerCalls {
             t.printStackTrace();
             System.exit(1);
         }
-        server.stop(0);
+        server.stop();
         System.exit(0);
     }
 
@@ -86,8 +66,7 @@ public final class PartnerCalls {
     }
 
     private static int hits(String prefix) {
-        AtomicInteger count = HITS.get(prefix);
-        return count == null ? 0 : count.get();
+        return PartnerServer.hits(prefix);
     }
 
     /** Blocking calls over a limit of 2 an hour: OK OK then rejections with the rule and retry-after. */

@@ -64,6 +64,16 @@ public final class EntryTarget {
     }
 
     /**
+     * {@link #implementations(String, String[], String, String[], int, int, AdviceShape, String)} whose advice calls
+     * {@code bridge} (a {@link AdviceShape#CLIENT_CALL}, say).
+     */
+    public static EntryTarget implementations(String id, String[] types, String apiResource, String[] methods,
+            int requiredAccess, int excludedAccess, AdviceShape shape, String descriptorStart, String bridge) {
+        return new EntryTarget(id, types, apiResource, methods, requiredAccess, excludedAccess, shape,
+                descriptorStart, bridge, null);
+    }
+
+    /**
      * A target woven in the one class {@code type} only, found by its name (no super-type walk, no visibility
      * check): the method {@code method} with exactly {@code descriptor}. {@code bridge}: the bootstrap bridge a
      * {@link AdviceShape#PUBLISHER} advice calls, else null.

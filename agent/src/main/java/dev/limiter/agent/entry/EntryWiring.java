@@ -2,6 +2,7 @@ package dev.limiter.agent.entry;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.http.HttpGate;
+import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.rules.reload.RuleSetHolder;
 
 /** What an {@link EntryPoint} is installed with: the rules in force, the agent's error log, the one HTTP gate. */
@@ -10,6 +11,7 @@ public final class EntryWiring {
     private final RuleSetHolder holder;
     private final ThrottledLog log;
     private final HttpGate http;
+    private OutboundClients clients;
 
     public EntryWiring(RuleSetHolder holder, ThrottledLog log) {
         this.holder = holder;
@@ -23,6 +25,17 @@ public final class EntryWiring {
 
     public ThrottledLog log() {
         return log;
+    }
+
+    /**
+     * The registry every HTTP client's adapter joins, installed into the client bridge when the first one asks
+     * (installation runs on one thread).
+     */
+    public OutboundClients clients() {
+        if (clients == null) {
+            clients = OutboundClients.install(log);
+        }
+        return clients;
     }
 
     /** The gate every HTTP server's entry shares (it opens the JMX registration at the first request). */

@@ -3,6 +3,7 @@ package dev.limiter.agent.outbound;
 import dev.limiter.agent.http.PermitRelease;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.rules.Rule;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 /**
@@ -33,6 +34,18 @@ public final class OutboundCallEnd implements BiConsumer<Object, Throwable> {
         this.permits = permits;
         this.honouring = honouring;
         this.keys = keys;
+    }
+
+    /**
+     * The call method returned {@code result}: a future of the response (it ends when that completes) or the
+     * response itself.
+     */
+    public void returned(Object result) {
+        if (result instanceof CompletableFuture<?> future) {
+            future.whenComplete(this);
+        } else {
+            accept(result, null);
+        }
     }
 
     /** The call ended with {@code response} or {@code failure} (a completion stage's signal). */

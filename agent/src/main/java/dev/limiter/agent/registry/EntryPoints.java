@@ -6,6 +6,7 @@ import dev.limiter.agent.grpc.GrpcEntryPoint;
 import dev.limiter.agent.helidon.HelidonEntryPoint;
 import dev.limiter.agent.jaxrs.JaxrsEntryPoint;
 import dev.limiter.agent.micronaut.MicronautEntryPoint;
+import dev.limiter.agent.outbound.apache.ApacheClassicEntryPoint;
 import dev.limiter.agent.outbound.jdk.JdkHttpClientEntryPoint;
 import dev.limiter.agent.quarkus.QuarkusRestEntryPoint;
 import dev.limiter.agent.servlet.ServletEntryPoint;
@@ -22,6 +23,7 @@ public final class EntryPoints {
     public static final EntryPoint[] ALL = {
         new ServletEntryPoint(),
         new JaxrsEntryPoint(),
+        new ApacheClassicEntryPoint(),
         new WebfluxEntryPoint(),
         new GrpcEntryPoint(),
         new QuarkusRestEntryPoint(),

@@ -55,14 +55,15 @@ public final class LimiterTransformer implements ClassFileTransformer {
     }
 
     /**
-     * Weaves servlets, filters and exception mappers (they need no rules), and the classes rules name once
+     * Weaves every registered entry point (servlets, filters, exception mappers, the named framework and client
+     * classes: they need no rules), and the classes rules name once
      * {@link #rulesLoaded} says which.
      *
      * @param log     where failed transformations are reported
      * @param onWoven told the binary name of every class woven
      */
     public static LimiterTransformer create(ThrottledLog log, Consumer<String> onWoven) {
-        return new LimiterTransformer(WeaveTarget.SERVLETS | WeaveTarget.MAPPERS | WeaveTarget.EXACT_CLASSES, log,
+        return new LimiterTransformer(WeaveTarget.EVERY, log,
                 onWoven);
     }
 

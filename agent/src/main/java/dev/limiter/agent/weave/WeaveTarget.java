@@ -23,6 +23,8 @@ final class WeaveTarget {
     static final int MAPPERS;
     /** Bits of the targets woven in one named class only, found by its name ({@link #exactBits}). */
     static final int EXACT_CLASSES;
+    /** Bits of every target. */
+    static final int EVERY;
     /** Internal names of the JDK classes among the {@link #EXACT_CLASSES}: the only JDK classes ever woven. */
     private static final String[] JDK_CLASSES;
     /** The JDK modules of those classes, which must read the bridges' module. */
@@ -54,6 +56,7 @@ final class WeaveTarget {
         SERVLETS = servlets;
         MAPPERS = mappers;
         EXACT_CLASSES = exact;
+        EVERY = (1 << targets.length) - 1;
         java.util.Set<String> jdkClasses = new java.util.LinkedHashSet<>();
         java.util.Set<String> jdkModules = new java.util.LinkedHashSet<>();
         for (EntryTarget target : targets) {

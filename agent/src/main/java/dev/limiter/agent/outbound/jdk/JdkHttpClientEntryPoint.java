@@ -5,7 +5,6 @@ import dev.limiter.agent.entry.EntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
 import dev.limiter.agent.entry.EntryWiring;
 import dev.limiter.agent.outbound.OutboundGate;
-import dev.limiter.bootstrap.ClientBridge;
 import net.bytebuddy.jar.asm.Opcodes;
 
 /**
@@ -39,7 +38,6 @@ public final class JdkHttpClientEntryPoint implements EntryPoint {
 
     @Override
     public void install(EntryWiring wiring) {
-        ClientBridge.install(new JdkHttpClientLimiter(new OutboundGate(wiring.holder(), wiring.log()),
-                wiring.log()));
+        wiring.clients().add(new JdkHttpClientLimiter(new OutboundGate(wiring.holder(), wiring.log())));
     }
 }

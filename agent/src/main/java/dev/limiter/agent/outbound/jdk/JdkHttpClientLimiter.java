@@ -1,15 +1,15 @@
 package dev.limiter.agent.outbound.jdk;
 
-import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.http.FirstRequest;
 import dev.limiter.agent.outbound.OutboundApi;
 import dev.limiter.agent.outbound.OutboundCall;
 import dev.limiter.agent.outbound.OutboundCallEnd;
+import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
-import dev.limiter.bootstrap.ClientDelegate;
-import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.bootstrap.ClientBridge;
 import dev.limiter.rules.RuleSet;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
@@ -17,19 +17,23 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The {@code java.net.http.HttpClient} adapter of the outbound gate, called from the woven {@code send} and
- * {@code sendAsync} through {@link dev.limiter.bootstrap.ClientBridge}. A blocking {@code send} that must wait
+ * {@code sendAsync} through {@link ClientBridge} and {@link OutboundClients}. A blocking {@code send} that must wait
  * parks its thread in the gate; a rejected one throws {@link dev.limiter.api.OutboundRateLimitException}. An
  * asynchronous call is never parked: rejected, its future fails with that exception; made to wait, it is sent
  * later by {@link DelayedSend} and its future completes then. Nothing is sent before the decision.
  */
-final class JdkHttpClientLimiter implements ClientDelegate, OutboundApi, OutboundCallEnd.Answers {
+final class JdkHttpClientLimiter implements OutboundClients.Adapter, OutboundApi, OutboundCallEnd.Answers {
 
     private final OutboundGate gate;
-    private final ThrottledLog log;
 
-    JdkHttpClientLimiter(OutboundGate gate, ThrottledLog log) {
+    JdkHttpClientLimiter(OutboundGate gate) {
         this.gate = gate;
-        this.log = log;
+    }
+
+    /** The JDK's implementation of {@link HttpClient} (or any subclass the application wrote: its calls too). */
+    @Override
+    public boolean adapts(Class<?> type) {
+        return HttpClient.class.isAssignableFrom(type);
     }
 
     @Override
@@ -54,36 +58,13 @@ final class JdkHttpClientLimiter implements ClientDelegate, OutboundApi, Outboun
                             call.endToken());
                 default:
                     if (call.endToken() != null) {
-                        dev.limiter.bootstrap.ClientBridge.hold(call.endToken());
+                        ClientBridge.hold(call.endToken());
                     }
                     return null;
             }
         } finally {
             call.end();
         }
-    }
-
-    /** The call returned: a blocking call's response has come; an asynchronous call's future will. */
-    @Override
-    public Object onExchangeReturn(Object result, Object token) {
-        OutboundCallEnd end = (OutboundCallEnd) token;
-        if (result instanceof CompletableFuture<?> future) {
-            try {
-                future.whenComplete(end);
-            } catch (Throwable t) {
-                end.accept(null, t);
-                LimiterBridge.countInternalError();
-                log.warn("limiter: could not wait for the end of an outgoing call; its permits are released now", t);
-            }
-        } else {
-            end.accept(result, null);
-        }
-        return result;
-    }
-
-    @Override
-    public void onExchangeFailed(Object token) {
-        ((OutboundCallEnd) token).accept(null, null);
     }
 
     @Override
