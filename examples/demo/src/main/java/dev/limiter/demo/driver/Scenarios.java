@@ -30,6 +30,9 @@ final class Scenarios {
                 new Scenario("convert, 4 clients (@Limit wait)", "24/s through the partner client's @Limit of"
                         + " 20/s, onLimit wait: calls wait their turn (<= 250 ms), few or none get no rate", 4, 6,
                         n -> new DemoRequest("/api/convert?to=EUR", XFF, "203.0.113.90")),
+                new Scenario("shipping, 3 clients (http-client wait)", "12/s of partner calls against the partner's"
+                        + " 10/s: the service's calls wait their turn (<= 500 ms), few or none get no quote", 3, 4,
+                        n -> new DemoRequest("/api/shipping?zip=10115", XFF, "203.0.113.91")),
                 new Scenario("search, X-Api-Key free-tier", "35/s against 20/s and 300/min per key: ~20/s"
                         + " allowed, then none once the minute's 300 are spent", 1, 35,
                         n -> new DemoRequest("/api/search?q=shoes", "X-Api-Key", "free-tier",

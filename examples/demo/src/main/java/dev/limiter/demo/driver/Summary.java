@@ -1,6 +1,7 @@
 package dev.limiter.demo.driver;
 
 import dev.limiter.demo.service.PartnerRatesClient;
+import dev.limiter.demo.service.PartnerShippingClient;
 import dev.limiter.rules.Mode;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
@@ -48,6 +49,14 @@ final class Summary {
         lines.add("  20/s its callers wait their turn instead of failing" + (partner != null && partner.waited() >= 0
                 ? ": " + RuleTable.count(partner.waited()) + " calls waited, " + RuleTable.count(partner.rejected())
                         + " would have waited too long (no rate)." : "."));
+        RuleRow shipping = find(jmxRows, PartnerShippingClient.RULE);
+        lines.add("- The shipping endpoint calls a partner's HTTP API with the JDK HttpClient; an http-client: rule");
+        lines.add("  paces those outgoing calls to the partner's 10/s, with no code in the client" + (shipping != null
+                && shipping.waited() >= 0 ? ":" : "."));
+        if (shipping != null && shipping.waited() >= 0) {
+            lines.add("  " + RuleTable.count(shipping.waited()) + " calls waited, " + RuleTable.count(shipping.rejected())
+                    + " would have waited too long (no quote).");
+        }
         for (Rule rule : rules.rules()) {
             if (rule.mode() == Mode.DRY_RUN) {
                 RuleRow row = find(jmxRows, rule.id());

@@ -17,7 +17,7 @@ import org.glassfish.jersey.servlet.ServletContainer;
  * <p>It contains no limiter code on purpose: the rate limits come only from {@code -javaagent:limiter.jar} and
  * {@code examples/rules.yml}, which is what the demo is meant to show, plus one {@code @Limit} annotation on
  * {@link PartnerRatesClient} (the API artifact's annotation: a limit declared in code, still enforced only by
- * the agent). {@code main([port])} (default 0: any
+ * the agent), and one real outbound call, {@link PartnerShippingClient}, that the rules file paces. {@code main([port])} (default 0: any
  * free port) prints {@code LISTENING <port>} on stdout once requests are accepted; {@code scripts/demo} waits
  * for that line.
  */
@@ -61,6 +61,7 @@ public final class DemoServer {
         jersey.setLoadOnStartup(1);
         jersey.addMapping("/rest/*");
         tomcat.start();
+        PartnerShippingClient.partnerAt("http://127.0.0.1:" + connector.getLocalPort());
         return new DemoServer(tomcat, connector);
     }
 

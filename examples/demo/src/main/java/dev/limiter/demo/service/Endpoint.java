@@ -44,6 +44,27 @@ enum Endpoint {
             return "{\"to\":\"" + to + "\",\"rate\":" + rate + "}";
         }
     },
+    /**
+     * Asks the partner's shipping API over HTTP ({@link PartnerShippingClient}); the {@code partner-shipping}
+     * {@code http-client:} rule paces those calls to the partner's 10 a second.
+     */
+    SHIPPING("/api/shipping") {
+        @Override
+        String body(HttpServletRequest request) throws InterruptedException {
+            String zip = param(request, "zip", "10115");
+            String[] note = new String[1];
+            String quote = SHIPPING_PARTNER.quote(zip, note);
+            return "{\"zip\":\"" + zip + "\",\"quote\":" + (quote != null ? quote
+                    : "null,\"quote_note\":\"" + JsonText.clean(note[0]) + "\"") + "}";
+        }
+    },
+    /** The pretend partner's shipping API that {@link #SHIPPING} calls (no rule limits it as a server). */
+    PARTNER_SHIPPING("/partner/shipping") {
+        @Override
+        String body(HttpServletRequest request) {
+            return "{\"cents\":" + (399 + Math.floorMod(param(request, "zip", "").hashCode(), 300)) + "}";
+        }
+    },
     SEARCH("/api/search") {
         @Override
         String body(HttpServletRequest request) {
@@ -75,6 +96,7 @@ enum Endpoint {
 
     /** One client for the whole service, as an application would keep it. */
     static final PartnerRatesClient PARTNER = new PartnerRatesClient();
+    static final PartnerShippingClient SHIPPING_PARTNER = new PartnerShippingClient();
 
     private final String mapping;
 

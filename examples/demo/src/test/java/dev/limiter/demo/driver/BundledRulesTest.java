@@ -81,7 +81,7 @@ class BundledRulesTest {
     /**
      * The rules one demo request meets: the HTTP rules of its path, plus the rules on the code it runs, which
      * the agent finds by class and method name (the JAX-RS resource behind /rest/catalog, the quote that
-     * /api/orders computes).
+     * /api/orders computes), and the outgoing call /api/shipping makes.
      */
     private static List<Rule> rulesMetBy(RuleSet rules, String path) {
         List<Rule> met = new ArrayList<>();
@@ -91,6 +91,10 @@ class BundledRulesTest {
         Rule[] code = new Rule[rules.rules().size()];
         if (path.startsWith("/rest/catalog/")) {
             count = rules.matchJaxrs("dev.limiter.demo.service.CatalogResource", "item", code);
+            met.addAll(Arrays.asList(code).subList(0, count));
+        }
+        if (path.equals("/api/shipping")) { // the partner call the endpoint makes (any port of this machine)
+            count = rules.matchClient("GET", "http", "127.0.0.1", -1, "/partner/shipping", code);
             met.addAll(Arrays.asList(code).subList(0, count));
         }
         if (path.equals("/api/orders")) {
