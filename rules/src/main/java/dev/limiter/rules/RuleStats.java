@@ -31,6 +31,11 @@ public final class RuleStats {
      * {@code max-waiters} were all waiting, or the thread must not park (an event loop).
      */
     public final LongAdder waitRefused = new LongAdder();
+    /**
+     * Answers {@code 429} or {@code 503} with {@code Retry-After} that paused a key of the rule
+     * ({@code honor-retry-after}, {@code http-client:} rules).
+     */
+    public final LongAdder backOffs = new LongAdder();
     /** Calls parked right now for a reserved permit: a gauge, never reset, bounded by {@code max-waiters}. */
     private final AtomicInteger waiting = new AtomicInteger();
 
@@ -64,6 +69,10 @@ public final class RuleStats {
 
     public LongAdder waitRefused() {
         return waitRefused;
+    }
+
+    public LongAdder backOffs() {
+        return backOffs;
     }
 
     /**
@@ -102,5 +111,6 @@ public final class RuleStats {
         waited.reset();
         waitNanos.reset();
         waitRefused.reset();
+        backOffs.reset();
     }
 }

@@ -231,6 +231,16 @@ final class RuleControl implements RuleMXBean {
     }
 
     @Override
+    public long getBackOffs() {
+        return rule().stats().backOffs().sum();
+    }
+
+    @Override
+    public int getPausedKeys() {
+        return rule().pauses().size();
+    }
+
+    @Override
     public String getLimits() {
         return rule().policy().main().describe();
     }

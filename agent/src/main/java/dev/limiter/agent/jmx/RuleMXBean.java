@@ -119,6 +119,15 @@ public interface RuleMXBean {
     long getWaitRefused();
 
     /**
+     * Answers {@code 429} or {@code 503} with {@code Retry-After} that paused a key of an {@code http-client:} rule
+     * ({@code honor-retry-after}); 0 for other rules.
+     */
+    long getBackOffs();
+
+    /** Keys of an {@code http-client:} rule paused by such an answer now (ended pauses not yet swept included). */
+    int getPausedKeys();
+
+    /**
      * An {@code adaptive} rule's limit now, for the key of {@code key: global} (the one key such a rule usually
      * has; {@link #adaptive(String)} reads any key); -1 for other rules.
      */

@@ -119,6 +119,15 @@ final class LimiterMetrics {
         for (Rule rule : all) {
             w.sample("limiter_wait_refused_total", "rule", rule.id(), rule.stats().waitRefused().sum());
         }
+        w.counter("limiter_backoffs", "Answers 429 or 503 with Retry-After that paused a key of an http-client"
+                + " rule (honor-retry-after).");
+        for (Rule rule : all) {
+            w.sample("limiter_backoffs_total", "rule", rule.id(), rule.stats().backOffs().sum());
+        }
+        w.gauge("limiter_paused_keys", "Keys of an http-client rule paused by a Retry-After answer now.");
+        for (Rule rule : all) {
+            w.sample("limiter_paused_keys", "rule", rule.id(), rule.pauses().size());
+        }
     }
 
     /** What each {@code adaptive} rule has learned for its global key, as JMX's {@code Adaptive*} shows it. */

@@ -75,7 +75,9 @@ public final class OutboundCallEnd implements BiConsumer<Object, Throwable> {
         long now = System.nanoTime();
         for (int i = 0; i < honouring.length; i++) {
             Rule rule = honouring[i];
-            rule.pauses().pause(keys[i], now + Math.min(nanos, rule.maxBackoffNanos()), now);
+            if (rule.pauses().pause(keys[i], now + Math.min(nanos, rule.maxBackoffNanos()), now)) {
+                rule.stats().backOffs().increment();
+            }
         }
     }
 }

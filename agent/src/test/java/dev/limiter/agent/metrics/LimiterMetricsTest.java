@@ -137,6 +137,15 @@ class LimiterMetricsTest {
                 # TYPE limiter_wait_refused_total counter
                 limiter_wait_refused_total{rule="api"} 1
                 limiter_wait_refused_total{rule="search.v2"} 0
+                # HELP limiter_backoffs_total Answers 429 or 503 with Retry-After that paused a key of an \
+                http-client rule (honor-retry-after).
+                # TYPE limiter_backoffs_total counter
+                limiter_backoffs_total{rule="api"} 0
+                limiter_backoffs_total{rule="search.v2"} 0
+                # HELP limiter_paused_keys Keys of an http-client rule paused by a Retry-After answer now.
+                # TYPE limiter_paused_keys gauge
+                limiter_paused_keys{rule="api"} 0
+                limiter_paused_keys{rule="search.v2"} 0
                 # HELP limiter_override_decisions_total Decisions per override of a rule (its plan), by outcome.
                 # TYPE limiter_override_decisions_total counter
                 limiter_override_decisions_total{rule="api",override="gold",outcome="allowed"} 6
@@ -199,6 +208,7 @@ class LimiterMetricsTest {
                 "limiter_reloads_total", "limiter_decisions_total", "limiter_active_keys", "limiter_limit",
                 "limiter_keys_refused_total", "limiter_keys_admitted_without_state_total", "limiter_waits_total",
                 "limiter_wait_seconds_total", "limiter_waiting", "limiter_wait_refused_total",
+                "limiter_backoffs_total", "limiter_paused_keys",
                 "limiter_adaptive_limit", "limiter_adaptive_in_flight", "limiter_adaptive_no_load_seconds",
                 "limiter_adaptive_latency_seconds",
                 "limiter_override_decisions_total", "limiter_internal_errors_total", "limiter_store_calls_total", "limiter_store_circuit_open",
