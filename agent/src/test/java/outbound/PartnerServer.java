@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The local "partner" the outbound test programs call: it counts the requests that reach it per first path
  * segment ({@code /reject/1} counts under {@code /reject}) and answers the first request of a segment starting
- * with {@code /busy} (or {@code /apache-busy}) with 429 and {@code Retry-After: 1}, every other with 200.
+ * with {@code /busy} or ending in {@code -busy} with 429 and {@code Retry-After: 1}, every other with 200.
  */
 final class PartnerServer {
 
@@ -31,7 +31,7 @@ final class PartnerServer {
             String prefix = path.substring(0, path.indexOf('/', 1) < 0 ? path.length() : path.indexOf('/', 1));
             int count = HITS.computeIfAbsent(prefix, p -> new AtomicInteger()).incrementAndGet();
             int status = 200;
-            if ((prefix.startsWith("/busy") || prefix.startsWith("/apache-busy")) && count == 1) {
+            if ((prefix.startsWith("/busy") || prefix.endsWith("-busy")) && count == 1) {
                 exchange.getResponseHeaders().add("Retry-After", "1");
                 status = 429;
             }

@@ -88,10 +88,20 @@ public final class EntryTarget {
      * {@link #exactClass} for a class of the JDK's module {@code module}: the one kind of JDK class the agent
      * weaves (an HTTP client's implementation), found by its name like the others.
      */
-    public static EntryTarget exactJdkClass(String id, String module, String type, String method,
-            int requiredAccess, AdviceShape shape, String descriptor, String bridge) {
-        return new EntryTarget(id, new String[] {type}, null, new String[] {method}, requiredAccess,
-                Opcodes.ACC_STATIC, shape, descriptor, bridge, module);
+    public static EntryTarget exactJdkClass(String id, String module, String type, String[] methods,
+            int requiredAccess, AdviceShape shape, String descriptorStart, String bridge) {
+        return new EntryTarget(id, new String[] {type}, null, methods, requiredAccess, Opcodes.ACC_STATIC, shape,
+                descriptorStart, bridge, module);
+    }
+
+    /**
+     * {@link #exactClass} woven in several methods of the one class {@code type}, those named {@code methods} whose
+     * descriptor starts with {@code descriptorStart} and fits {@code shape} (a client's call methods).
+     */
+    public static EntryTarget exactClass(String id, String type, String[] methods, int requiredAccess,
+            AdviceShape shape, String descriptorStart, String bridge) {
+        return new EntryTarget(id, new String[] {type}, null, methods, requiredAccess, Opcodes.ACC_STATIC, shape,
+                descriptorStart, bridge, null);
     }
 
     /** True if this target is woven in its one named class only. */

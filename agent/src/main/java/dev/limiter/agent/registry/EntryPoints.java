@@ -8,6 +8,7 @@ import dev.limiter.agent.jaxrs.JaxrsEntryPoint;
 import dev.limiter.agent.micronaut.MicronautEntryPoint;
 import dev.limiter.agent.outbound.apache.ApacheClassicEntryPoint;
 import dev.limiter.agent.outbound.jdk.JdkHttpClientEntryPoint;
+import dev.limiter.agent.outbound.okhttp.OkHttpEntryPoint;
 import dev.limiter.agent.quarkus.QuarkusRestEntryPoint;
 import dev.limiter.agent.servlet.ServletEntryPoint;
 import dev.limiter.agent.vertx.VertxWebEntryPoint;
@@ -31,6 +32,7 @@ public final class EntryPoints {
         new HelidonEntryPoint(),
         new MicronautEntryPoint(),
         new JdkHttpClientEntryPoint(),
+        new OkHttpEntryPoint(),
     };
 
     private EntryPoints() {

@@ -5,21 +5,25 @@ import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
 
 /**
- * Adds the limiter's check around an HTTP client's call method, {@code (request, handler)} or
- * {@code (request, handler, push)}, returning the response or its future ({@code HttpClientFacade.send} and
- * {@code sendAsync} of {@code java.net.http}), written with ASM alone like {@link ReactiveEntryAdvice}:
+ * Adds the limiter's check around an HTTP client's call method, written with ASM alone like
+ * {@link ReactiveEntryAdvice}: {@code (request, handler)} or {@code (request, handler, push)} returning the
+ * response or its future ({@code HttpClientFacade.send} and {@code sendAsync} of {@code java.net.http}), a
+ * request's {@code doExecute(target, request, context)} (Apache HttpClient 5), or a call object's own
+ * {@code execute()} returning the response and {@code enqueue(callback)} returning nothing (OkHttp):
  *
  * <pre>
  *   Object ours;
- *   try { ours = ClientBridge.enter(this, request, handler, push or null, async); } catch (Throwable t) { ours = null; }
+ *   try { ours = ClientBridge.enter(this, arg1 or null, arg2 or null, arg3 or null, async); }
+ *   catch (Throwable t) { ours = null; }
  *   if (ours != null) throw (Throwable) ours;            // a blocking call: the rejection
  *   if (ours != null) return (CompletableFuture) ours;   // an asynchronous one: failed, or delayed
+ *   if (ours != null) return;                            // a void one: the agent answered its callback
  *   try { body, where every return r becomes return (T) ClientBridge.exit(r) }
  *   catch (any t) { ClientBridge.failed(); throw t; }
  * </pre>
  *
- * A method is asynchronous when it returns a {@code CompletableFuture}. Only that type and {@code Throwable} are
- * named beside the bridge, so the woven class loads nothing new.
+ * A method is asynchronous when it returns a {@code CompletableFuture} or nothing. Only that type and
+ * {@code Throwable} are named beside the bridge, so the woven class loads nothing new.
  */
 final class ClientCallAdvice extends ExitOnEveryPathAdvice {
 
@@ -31,6 +35,7 @@ final class ClientCallAdvice extends ExitOnEveryPathAdvice {
     private final String returnType;
     private final int argumentCount;
     private final boolean async;
+    private final boolean isVoid;
 
     ClientCallAdvice(MethodVisitor target, String owner, String descriptor, boolean frames, String bridge) {
         // the enter call needs five stack slots: the client, three arguments and the flag
@@ -39,27 +44,34 @@ final class ClientCallAdvice extends ExitOnEveryPathAdvice {
         this.bridge = bridge;
         this.returnType = Type.getReturnType(descriptor).getInternalName();
         this.argumentCount = Type.getArgumentTypes(descriptor).length;
-        this.async = FUTURE.equals(returnType);
+        this.isVoid = Type.getReturnType(descriptor).getSort() == Type.VOID;
+        this.async = isVoid || FUTURE.equals(returnType);
     }
 
     @Override
     void enter() {
         mv.visitVarInsn(Opcodes.ALOAD, 0);
-        mv.visitVarInsn(Opcodes.ALOAD, 1);
-        mv.visitVarInsn(Opcodes.ALOAD, 2);
-        if (argumentCount >= 3) {
-            mv.visitVarInsn(Opcodes.ALOAD, 3);
-        } else {
-            mv.visitInsn(Opcodes.ACONST_NULL);
+        for (int argument = 1; argument <= 3; argument++) {
+            if (argument <= argumentCount) {
+                mv.visitVarInsn(Opcodes.ALOAD, argument);
+            } else {
+                mv.visitInsn(Opcodes.ACONST_NULL);
+            }
         }
         mv.visitInsn(async ? Opcodes.ICONST_1 : Opcodes.ICONST_0);
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, bridge, "enter", ENTER, false);
     }
 
-    /** A blocking call throws the answer (the rejection); an asynchronous one returns it (its future). */
+    /**
+     * A blocking call throws the answer (the rejection); an asynchronous one returns it (its future); a void one
+     * returns (the agent has answered its callback, or will).
+     */
     @Override
     void answer(String type) {
-        if (async) {
+        if (isVoid) {
+            mv.visitInsn(Opcodes.POP);
+            mv.visitInsn(Opcodes.RETURN);
+        } else if (async) {
             super.answer(type);
         } else {
             mv.visitTypeInsn(Opcodes.CHECKCAST, THROWABLE);
@@ -67,7 +79,7 @@ final class ClientCallAdvice extends ExitOnEveryPathAdvice {
         }
     }
 
-    /** Only a returned value is handed over: a throw is the catch-all's. */
+    /** Only a returned value is handed over (a void method ends in its callback); a throw is the catch-all's. */
     @Override
     boolean exitsAt(int opcode) {
         return opcode == Opcodes.ARETURN;

@@ -20,20 +20,14 @@ public final class JdkHttpClientEntryPoint implements EntryPoint {
     private static final String BRIDGE = "dev/limiter/bootstrap/ClientBridge";
     private static final String REQUEST_AND_HANDLER = "(Ljava/net/http/HttpRequest;Ljava/net/http/HttpResponse$BodyHandler;";
 
-    public static final EntryTarget SEND = EntryTarget.exactJdkClass("jdk-http-send", MODULE, FACADE, "send",
-            Opcodes.ACC_PUBLIC, AdviceShape.CLIENT_CALL, REQUEST_AND_HANDLER + ")Ljava/net/http/HttpResponse;",
+    /** {@code send(request, handler)}, {@code sendAsync(request, handler)} and its overload with a push handler. */
+    public static final EntryTarget SEND = EntryTarget.exactJdkClass("jdk-http-client", MODULE, FACADE,
+            new String[] {"send", "sendAsync"}, Opcodes.ACC_PUBLIC, AdviceShape.CLIENT_CALL, REQUEST_AND_HANDLER,
             BRIDGE);
-    public static final EntryTarget SEND_ASYNC = EntryTarget.exactJdkClass("jdk-http-send-async", MODULE, FACADE,
-            "sendAsync", Opcodes.ACC_PUBLIC, AdviceShape.CLIENT_CALL,
-            REQUEST_AND_HANDLER + ")Ljava/util/concurrent/CompletableFuture;", BRIDGE);
-    public static final EntryTarget SEND_ASYNC_PUSH = EntryTarget.exactJdkClass("jdk-http-send-async-push", MODULE,
-            FACADE, "sendAsync", Opcodes.ACC_PUBLIC, AdviceShape.CLIENT_CALL,
-            REQUEST_AND_HANDLER + "Ljava/net/http/HttpResponse$PushPromiseHandler;)"
-                    + "Ljava/util/concurrent/CompletableFuture;", BRIDGE);
 
     @Override
     public EntryTarget[] targets() {
-        return new EntryTarget[] {SEND, SEND_ASYNC, SEND_ASYNC_PUSH};
+        return new EntryTarget[] {SEND};
     }
 
     @Override

@@ -1,0 +1,73 @@
+package dev.limiter.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.limiter.agent.testing.ForkedProgram;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code http-client:} rules on OkHttp 4, with the packaged {@code limiter.jar} in a forked JVM that calls a local
+ * server ({@code outbound.OkHttpCalls}): {@code execute()} rejected with {@code OutboundRateLimitException} and
+ * paced; {@code enqueue} rejected through the callback's {@code onFailure} and paced without a thread; a
+ * {@code Retry-After} answer to an enqueued call pausing the key; a {@code concurrency} limit over enqueued calls
+ * given back as their callbacks run.
+ */
+class OutboundOkHttpClientJarLayoutTest {
+
+    private static final String RULES = """
+            version: 1
+            rules:
+              - id: okhttp-reject
+                match: { http-client: { host: 127.0.0.1, path: '/okhttp-reject/**' } }
+                limit: 2
+                window: 1h
+              - id: okhttp-async-reject
+                match: { http-client: { host: 127.0.0.1, path: '/okhttp-async-reject/**' } }
+                limit: 2
+                window: 1h
+              - id: okhttp-pace
+                match: { http-client: { host: 127.0.0.1, paths: ['/okhttp-pace/**', '/okhttp-async-pace/**'] } }
+                strategy: leaky-bucket
+                limit: 40
+                window: 1s
+                capacity: 1
+                on-limit: wait
+                max-wait: 30s
+              - id: okhttp-busy
+                match: { http-client: { host: 127.0.0.1, path: '/okhttp-busy/**' } }
+                limit: 1000
+                window: 1s
+                honor-retry-after: true
+              - id: okhttp-in-flight
+                match: { http-client: { host: 127.0.0.1, path: '/okhttp-in-flight/**' } }
+                strategy: concurrency
+                limit: 2
+            """;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void executeAndEnqueueAreRejectedPacedAndPaused() throws Exception {
+        ForkedProgram run = ForkedProgram.run(dir, RULES, List.of("okhttp3.OkHttpClient", "okio.Buffer",
+                "kotlin.jvm.internal.Intrinsics"), "outbound.OkHttpCalls", List.of("okhttp-reject",
+                        "okhttp-async-reject", "okhttp-pace", "okhttp-async-pace", "okhttp-retry", "okhttp-in-flight"));
+        assertThat(run.line("okhttp-reject")).as(run.err())
+                .isEqualTo("okhttp-reject: outcomes=OK,OK,REJ,REJ,REJ, hits=2 rejection=okhttp-reject/true");
+        assertThat(run.line("okhttp-async-reject")).isEqualTo("okhttp-async-reject: ok=2 rejected=3 hits=2");
+        assertThat(run.line("okhttp-pace")).contains("hits=41");
+        assertThat(run.number("okhttp-pace", "millis")).as("41 calls at 40/s").isBetween(900L, 1_250L);
+        assertThat(run.line("okhttp-async-pace")).contains("ok=41", "hits=41");
+        assertThat(run.number("okhttp-async-pace", "millis")).as("41 enqueued at 40/s").isBetween(900L, 1_250L);
+        assertThat(run.line("okhttp-retry")).contains("firstAnswered=1", "after=200", "hits=2");
+        assertThat(run.number("okhttp-retry", "retryAfter")).as("what is left of Retry-After: 1")
+                .isBetween(800L, 1_000L);
+        assertThat(run.line("okhttp-in-flight")).as("2 at once, given back by the callbacks")
+                .isEqualTo("okhttp-in-flight: first=2 second=2 rejected=0");
+        assertThat(run.err()).as("nothing of ours failed").doesNotContain("limiter: could not", "not supported",
+                "SEVERE");
+    }
+}

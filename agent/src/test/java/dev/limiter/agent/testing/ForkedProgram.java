@@ -1,0 +1,54 @@
+package dev.limiter.agent.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A test program run in a forked JVM with the packaged agent and a rules file: its class path is the test classes
+ * and the jars of the libraries named by one of their classes each; it must exit 0 within two minutes.
+ *
+ * @param out what it printed on standard output
+ * @param err what it printed on standard error (the agent's log)
+ */
+public record ForkedProgram(String out, String err) {
+
+    /** Runs {@code main} with {@code args}, the agent reading {@code rules} (written to {@code dir}). */
+    public static ForkedProgram run(Path dir, String rules, List<String> libraryClasses, String main,
+            List<String> args) throws Exception {
+        Path file = dir.resolve("rules.yml");
+        Files.writeString(file, rules);
+        List<String> classPath = new ArrayList<>(List.of(PackagedAgent.testClasses()));
+        for (String type : libraryClasses) {
+            classPath.add(Path.of(Class.forName(type).getProtectionDomain().getCodeSource().getLocation().toURI())
+                    .toString());
+        }
+        List<String> command = new ArrayList<>(List.of(PackagedAgent.java(), "-javaagent:" + PackagedAgent.jar()
+                + "=rules=" + file, "-cp", String.join(File.pathSeparator, classPath), main));
+        command.addAll(args);
+        Path out = dir.resolve("out.txt");
+        Path err = dir.resolve("err.txt");
+        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("forked JVM finished").isTrue();
+        ForkedProgram run = new ForkedProgram(Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+        assertThat(process.exitValue()).as(run.out() + run.err()).isZero();
+        return run;
+    }
+
+    /** The line the program printed for scenario {@code name} ({@code name: ...}), or "". */
+    public String line(String name) {
+        return out.lines().filter(line -> line.startsWith(name + ":")).findFirst().orElse("");
+    }
+
+    /** The number after {@code key=} in scenario {@code name}'s line. */
+    public long number(String name, String key) {
+        return Long.parseLong(line(name).replaceAll(".*\\b" + key + "=(-?\\d+).*", "$1"));
+    }
+}
