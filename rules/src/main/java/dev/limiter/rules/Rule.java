@@ -302,7 +302,12 @@ public final class Rule implements PathTrie.Entry {
 
     /** The keys paused by {@code Retry-After} answers; kept across reloads with the rule's state. */
     public KeyPauses pauses() {
-        return state.pauses;
+        return state.pauses();
+    }
+
+    /** How many keys {@code Retry-After} answers pause now (0 for a rule that never had one). */
+    public int pausedKeys() {
+        return state.pausedKeys();
     }
 
     @Override

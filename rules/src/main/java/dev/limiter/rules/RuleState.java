@@ -22,8 +22,8 @@ public final class RuleState {
     final int maxKeys;
     final StoreSpec store;
     private volatile Mode modeOverride;
-    /** Keys paused by {@code Retry-After} answers ({@code http-client:} rules that honour it). */
-    final KeyPauses pauses = new KeyPauses();
+    /** Keys paused by {@code Retry-After} answers ({@code http-client:} rules that honour it); made at first use. */
+    private volatile KeyPauses pauses;
 
     /**
      * Every limiter of the rule by slot ({@code tier/windowMs}: the rule's own limits under "", an override's
@@ -69,6 +69,27 @@ public final class RuleState {
     /** Drops the counters of overrides the file no longer has. */
     public void keepOverrides(Set<String> names) {
         overrideStats.keySet().retainAll(names);
+    }
+
+    /** The keys paused by {@code Retry-After} answers, made at the first use (most rules never have any). */
+    public KeyPauses pauses() {
+        KeyPauses made = pauses;
+        if (made == null) {
+            synchronized (this) {
+                made = pauses;
+                if (made == null) {
+                    made = new KeyPauses();
+                    pauses = made;
+                }
+            }
+        }
+        return made;
+    }
+
+    /** How many keys are paused now, without making the board. */
+    public int pausedKeys() {
+        KeyPauses made = pauses;
+        return made == null ? 0 : made.size();
     }
 
     public Mode modeOverride() {

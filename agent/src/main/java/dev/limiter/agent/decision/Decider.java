@@ -179,7 +179,7 @@ public final class Decider {
         long now = 0;
         for (int i = 0; i < count; i++) {
             Rule rule = rules[i];
-            if (!rule.honorsRetryAfter() || rule.pauses().size() == 0) {
+            if (!rule.honorsRetryAfter() || rule.pausedKeys() == 0) {
                 continue;
             }
             String key;

@@ -28,12 +28,12 @@ public final class EntryWiring {
     }
 
     /**
-     * The registry every HTTP client's adapter joins, installed into the client bridge when the first one asks
+     * The registry every HTTP client's kind joins, installed into the client bridge when the first one asks
      * (installation runs on one thread).
      */
     public OutboundClients clients() {
         if (clients == null) {
-            clients = OutboundClients.install(log);
+            clients = OutboundClients.install(holder, log);
         }
         return clients;
     }

@@ -237,7 +237,7 @@ final class RuleControl implements RuleMXBean {
 
     @Override
     public int getPausedKeys() {
-        return rule().pauses().size();
+        return rule().pausedKeys();
     }
 
     @Override

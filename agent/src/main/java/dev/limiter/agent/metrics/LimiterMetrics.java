@@ -126,7 +126,7 @@ final class LimiterMetrics {
         }
         w.gauge("limiter_paused_keys", "Keys of an http-client rule paused by a Retry-After answer now.");
         for (Rule rule : all) {
-            w.sample("limiter_paused_keys", "rule", rule.id(), rule.pauses().size());
+            w.sample("limiter_paused_keys", "rule", rule.id(), rule.pausedKeys());
         }
     }
 

@@ -4,11 +4,15 @@ import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.bootstrap.ClientBridge;
 import dev.limiter.bootstrap.ClientDelegate;
 import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.rules.reload.RuleSetHolder;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The one delegate of the client bridge: every HTTP client's adapter is registered here and found by the class of
- * the client object a woven call method runs on (once per class). What follows a call's start is the same for
+ * The one delegate of the client bridge: every HTTP client's kind is registered here and found by the class of
+ * the client object a woven call method runs on (once per class); its adapter is made at the first call of such a
+ * client, so a service that calls none loads none of the adapters' classes. What follows a call's start is the same for
  * every client: the token an adapter held ({@link OutboundCallEnd}) is told the call's result, a response or a
  * future of one, or that the call threw.
  */
@@ -17,58 +21,63 @@ public final class OutboundClients implements ClientDelegate {
     /** One HTTP client's adapter of the outbound gate. */
     public interface Adapter {
 
-        /** True if this adapter serves clients of {@code type} (the class whose woven method runs). */
-        boolean adapts(Class<?> type);
-
         /** {@link ClientDelegate#onCallStart}, for a client this adapter serves. */
         Object onCallStart(Object client, Object request, Object handler, Object push, boolean async);
     }
 
+    /** One kind of HTTP client: which classes are its clients, and how its adapter is made. */
+    public interface Kind {
+
+        /** True if clients of {@code type} (the class whose woven method runs) are of this kind. */
+        boolean adapts(Class<?> type);
+
+        /** The adapter of this kind's clients, made once, at the first call of one. */
+        Adapter adapter(RuleSetHolder holder, ThrottledLog log);
+    }
+
     /** No adapter serves a class: its calls run untouched. */
     private static final Adapter NONE = new Adapter() {
-        @Override
-        public boolean adapts(Class<?> type) {
-            return false;
-        }
-
         @Override
         public Object onCallStart(Object client, Object request, Object handler, Object push, boolean async) {
             return null;
         }
     };
 
-    private volatile Adapter[] adapters = new Adapter[0];
+    private volatile Kind[] kinds = new Kind[0];
+    private final Map<Kind, Adapter> adapters = new ConcurrentHashMap<>();
+    private final RuleSetHolder holder;
     private final ThrottledLog log;
 
     /** The adapter of each client class (anonymous class, not a lambda: nothing to spin on the first call). */
     private final ClassValue<Adapter> byClass = new ClassValue<>() {
         @Override
         protected Adapter computeValue(Class<?> type) {
-            for (Adapter adapter : adapters) {
-                if (adapter.adapts(type)) {
-                    return adapter;
+            for (Kind kind : kinds) {
+                if (kind.adapts(type)) {
+                    return adapters.computeIfAbsent(kind, made -> made.adapter(holder, log));
                 }
             }
             return NONE;
         }
     };
 
-    private OutboundClients(ThrottledLog log) {
+    private OutboundClients(RuleSetHolder holder, ThrottledLog log) {
+        this.holder = holder;
         this.log = log;
     }
 
-    /** A new registry, installed into the client bridge: outgoing calls are checked from now on. */
-    public static OutboundClients install(ThrottledLog log) {
-        OutboundClients clients = new OutboundClients(log);
+    /** A new registry over {@code holder}'s rules, installed into the client bridge: calls are checked from now on. */
+    public static OutboundClients install(RuleSetHolder holder, ThrottledLog log) {
+        OutboundClients clients = new OutboundClients(holder, log);
         ClientBridge.install(clients);
         return clients;
     }
 
-    /** Registers {@code adapter}; at start-up, before the first call is decided. */
-    public void add(Adapter adapter) {
-        Adapter[] more = Arrays.copyOf(adapters, adapters.length + 1);
-        more[adapters.length] = adapter;
-        adapters = more;
+    /** Registers {@code kind}; at start-up, before the first call is decided. */
+    public void add(Kind kind) {
+        Kind[] more = Arrays.copyOf(kinds, kinds.length + 1);
+        more[kinds.length] = kind;
+        kinds = more;
     }
 
     @Override

@@ -10,41 +10,65 @@ import java.util.Set;
 /**
  * Lets the JDK modules whose classes the agent weaves (an HTTP client's) read the unnamed module of the bootstrap
  * class path, where the bridges live. A named module reads only what it declares; without this, the first call of
- * a woven JDK method would fail to link its bridge call. Done before the transformer is installed, so no woven
- * JDK code can run first; a module the runtime lacks (a {@code jlink} image without {@code java.net.http}) is
- * passed over.
+ * a woven JDK method would fail to link its bridge call. Done as the first such class loads, before its woven
+ * code is defined, so none can run first, and never in a JVM that loads none; a module the runtime lacks (a
+ * {@code jlink} image without {@code java.net.http}) is passed over.
  */
 final class JdkModuleReads {
 
-    /** True once every module of the woven JDK classes that this runtime has reads the bridges' module. */
-    private static volatile boolean ready;
+    private static volatile Instrumentation inst;
+    private static volatile String[] modules = new String[0];
+    private static volatile ThrottledLog log;
+    /** 0: not tried yet; 1: every module reads the bridges' module; -1: that failed or cannot be done here. */
+    private static volatile int state;
 
     private JdkModuleReads() {
     }
 
-    /** True if woven JDK classes can reach the bridges: until then, and if that failed, none is woven. */
-    static boolean ready() {
-        return ready;
+    /** Remembers what {@link #ensure} needs; nothing changes yet (a JVM that loads no such class pays nothing). */
+    static void prepare(Instrumentation instrumentation, String[] jdkModules, ThrottledLog errors) {
+        inst = instrumentation;
+        modules = jdkModules;
+        log = errors;
     }
 
-    static void add(Instrumentation inst, String[] modules, ThrottledLog log) {
-        Module bridges = LimiterBridge.class.getModule();
-        if (bridges.isNamed() || LimiterBridge.class.getClassLoader() != null) {
-            return; // the bridges are not on the bootstrap class path (tests): JDK code could not find them
+    /**
+     * True once every module of the woven JDK classes that this runtime has reads the bridges' module, doing it the
+     * first time (called as the first such class loads, before its woven code can run). False if it failed or
+     * {@link #prepare} was not called: then no JDK class is woven.
+     */
+    static boolean ensure() {
+        int now = state;
+        if (now != 0) {
+            return now > 0;
         }
-        boolean all = true;
+        synchronized (JdkModuleReads.class) {
+            if (state == 0) {
+                state = addReads() ? 1 : -1;
+            }
+            return state > 0;
+        }
+    }
+
+    private static boolean addReads() {
+        Instrumentation instrumentation = inst;
+        Module bridges = LimiterBridge.class.getModule();
+        if (instrumentation == null || bridges.isNamed() || LimiterBridge.class.getClassLoader() != null) {
+            return false; // the bridges are not on the bootstrap class path (tests): JDK code could not find them
+        }
         for (String name : modules) {
             Optional<Module> module = ModuleLayer.boot().findModule(name);
             if (module.isEmpty() || module.get().canRead(bridges)) {
                 continue;
             }
             try {
-                inst.redefineModule(module.get(), Set.of(bridges), Map.of(), Map.of(), Set.of(), Map.of());
+                instrumentation.redefineModule(module.get(), Set.of(bridges), Map.of(), Map.of(), Set.of(),
+                        Map.of());
             } catch (Throwable t) {
-                all = false;
                 log.warn("limiter: cannot let module " + name + " reach the agent; its calls are not limited", t);
+                return false;
             }
         }
-        ready = all;
+        return true;
     }
 }

@@ -181,7 +181,7 @@ public final class LimiterTransformer implements ClassFileTransformer {
      */
     public LimiterTransformer installOn(Instrumentation inst, boolean loadedMayMatch) {
         if (exactMask != 0) {
-            JdkModuleReads.add(inst, WeaveTarget.JDK_MODULES, log);
+            JdkModuleReads.prepare(inst, WeaveTarget.JDK_MODULES, log);
         }
         inst.addTransformer(this, true);
         if (loadedMayMatch) {
@@ -194,7 +194,7 @@ public final class LimiterTransformer implements ClassFileTransformer {
     public byte[] transform(ClassLoader loader, String internalName, Class<?> redefined, ProtectionDomain domain,
             byte[] classFile) {
         if (internalName == null || IgnoredTypes.ignoredInternalName(internalName)
-                && (exactMask == 0 || !JdkModuleReads.ready() || !WeaveTarget.isWovenJdkClass(internalName))) {
+                && (exactMask == 0 || !WeaveTarget.isWovenJdkClass(internalName) || !JdkModuleReads.ensure())) {
             return null;
         }
         try {

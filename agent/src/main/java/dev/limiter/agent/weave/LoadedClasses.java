@@ -26,7 +26,7 @@ final class LoadedClasses {
         List<Class<?>> selected = new ArrayList<>();
         for (Class<?> type : inst.getAllLoadedClasses()) {
             if (type.isArray() || type.isPrimitive() || type.isHidden() || IgnoredTypes.ignored(type.getName())
-                    && (!JdkModuleReads.ready() || WeaveTarget.exactBitsOfBinaryName(type.getName()) == 0)) {
+                    && (WeaveTarget.exactBitsOfBinaryName(type.getName()) == 0 || !JdkModuleReads.ensure())) {
                 continue;
             }
             try {

@@ -4,7 +4,10 @@ import dev.limiter.agent.entry.AdviceShape;
 import dev.limiter.agent.entry.EntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
 import dev.limiter.agent.entry.EntryWiring;
+import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
+import dev.limiter.rules.reload.RuleSetHolder;
 import net.bytebuddy.jar.asm.Opcodes;
 
 /**
@@ -13,7 +16,7 @@ import net.bytebuddy.jar.asm.Opcodes;
  * every {@code execute} overload, response handlers included, calls once per request; Spring's
  * {@code RestTemplate} and {@code RestClient} over {@code HttpComponentsClientHttpRequestFactory} go through it.
  */
-public final class ApacheClassicEntryPoint implements EntryPoint {
+public final class ApacheClassicEntryPoint implements EntryPoint, OutboundClients.Kind {
 
     private static final String CLIENT = "org/apache/hc/client5/http/impl/classic/CloseableHttpClient";
 
@@ -31,7 +34,23 @@ public final class ApacheClassicEntryPoint implements EntryPoint {
 
     @Override
     public void install(EntryWiring wiring) {
-        wiring.clients().add(new ApacheClassicLimiter(new OutboundGate(wiring.holder(), wiring.log()),
-                wiring.log()));
+        wiring.clients().add(this);
+    }
+
+    /** A subclass of {@code CloseableHttpClient}, by name: the agent's loader cannot see the library. */
+    @Override
+    public boolean adapts(Class<?> type) {
+        String client = CLIENT.replace('/', '.');
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            if (client.equals(c.getName())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public OutboundClients.Adapter adapter(RuleSetHolder holder, ThrottledLog log) {
+        return new ApacheClassicLimiter(new OutboundGate(holder, log), log);
     }
 }

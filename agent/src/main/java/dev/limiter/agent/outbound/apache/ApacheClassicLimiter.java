@@ -19,25 +19,12 @@ import dev.limiter.rules.RuleSet;
  */
 final class ApacheClassicLimiter implements OutboundClients.Adapter, OutboundCallEnd.Answers {
 
-    private static final String CLIENT = "org.apache.hc.client5.http.impl.classic.CloseableHttpClient";
-
     private final OutboundGate gate;
     private final ThrottledLog log;
 
     ApacheClassicLimiter(OutboundGate gate, ThrottledLog log) {
         this.gate = gate;
         this.log = log;
-    }
-
-    /** A subclass of {@code CloseableHttpClient}, by name: the agent's loader cannot see the library. */
-    @Override
-    public boolean adapts(Class<?> type) {
-        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-            if (CLIENT.equals(c.getName())) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override

@@ -4,7 +4,10 @@ import dev.limiter.agent.entry.AdviceShape;
 import dev.limiter.agent.entry.EntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
 import dev.limiter.agent.entry.EntryWiring;
+import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
+import dev.limiter.rules.reload.RuleSetHolder;
 import net.bytebuddy.jar.asm.Opcodes;
 
 /**
@@ -13,7 +16,7 @@ import net.bytebuddy.jar.asm.Opcodes;
  * the same class on Java 17 to 25). Every call of the client goes through one of them once; the implementation
  * behind the facade calls none of them again.
  */
-public final class JdkHttpClientEntryPoint implements EntryPoint {
+public final class JdkHttpClientEntryPoint implements EntryPoint, OutboundClients.Kind {
 
     private static final String MODULE = "java.net.http";
     private static final String FACADE = "jdk/internal/net/http/HttpClientFacade";
@@ -32,6 +35,17 @@ public final class JdkHttpClientEntryPoint implements EntryPoint {
 
     @Override
     public void install(EntryWiring wiring) {
-        wiring.clients().add(new JdkHttpClientLimiter(new OutboundGate(wiring.holder(), wiring.log())));
+        wiring.clients().add(this);
+    }
+
+    /** The JDK's implementation of {@code HttpClient} (or any subclass the application wrote: its calls too). */
+    @Override
+    public boolean adapts(Class<?> type) {
+        return java.net.http.HttpClient.class.isAssignableFrom(type);
+    }
+
+    @Override
+    public OutboundClients.Adapter adapter(RuleSetHolder holder, ThrottledLog log) {
+        return new JdkHttpClientLimiter(new OutboundGate(holder, log));
     }
 }

@@ -9,7 +9,6 @@ import dev.limiter.agent.outbound.OutboundGate;
 import dev.limiter.bootstrap.ClientBridge;
 import dev.limiter.rules.RuleSet;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
@@ -30,11 +29,6 @@ final class JdkHttpClientLimiter implements OutboundClients.Adapter, OutboundApi
         this.gate = gate;
     }
 
-    /** The JDK's implementation of {@link HttpClient} (or any subclass the application wrote: its calls too). */
-    @Override
-    public boolean adapts(Class<?> type) {
-        return HttpClient.class.isAssignableFrom(type);
-    }
 
     @Override
     public Object onCallStart(Object client, Object request, Object handler, Object push, boolean async) {

@@ -4,14 +4,17 @@ import dev.limiter.agent.entry.AdviceShape;
 import dev.limiter.agent.entry.EntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
 import dev.limiter.agent.entry.EntryWiring;
+import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
+import dev.limiter.rules.reload.RuleSetHolder;
 import net.bytebuddy.jar.asm.Opcodes;
 
 /**
  * OkHttp 4: its one {@code Call} implementation, {@code okhttp3.internal.connection.RealCall}, whose
  * {@code execute()} and {@code enqueue(Callback)} every call of an {@code OkHttpClient} runs once (Retrofit's too).
  */
-public final class OkHttpEntryPoint implements EntryPoint {
+public final class OkHttpEntryPoint implements EntryPoint, OutboundClients.Kind {
 
     private static final String CALL = "okhttp3/internal/connection/RealCall";
     private static final String BRIDGE = "dev/limiter/bootstrap/ClientBridge";
@@ -27,6 +30,16 @@ public final class OkHttpEntryPoint implements EntryPoint {
 
     @Override
     public void install(EntryWiring wiring) {
-        wiring.clients().add(new OkHttpLimiter(new OutboundGate(wiring.holder(), wiring.log()), wiring.log()));
+        wiring.clients().add(this);
+    }
+
+    @Override
+    public boolean adapts(Class<?> type) {
+        return CALL.replace('/', '.').equals(type.getName());
+    }
+
+    @Override
+    public OutboundClients.Adapter adapter(RuleSetHolder holder, ThrottledLog log) {
+        return new OkHttpLimiter(new OutboundGate(holder, log), log);
     }
 }

@@ -23,7 +23,6 @@ import dev.limiter.rules.RuleSet;
  */
 final class OkHttpLimiter implements OutboundClients.Adapter, OutboundCallEnd.Answers {
 
-    private static final String CALL = "okhttp3.internal.connection.RealCall";
     /** What the woven {@code enqueue} gets when the agent has answered its callback: it returns at once. */
     private static final Object ANSWERED = new Object();
 
@@ -33,11 +32,6 @@ final class OkHttpLimiter implements OutboundClients.Adapter, OutboundCallEnd.An
     OkHttpLimiter(OutboundGate gate, ThrottledLog log) {
         this.gate = gate;
         this.log = log;
-    }
-
-    @Override
-    public boolean adapts(Class<?> type) {
-        return CALL.equals(type.getName());
     }
 
     /** {@code callback} is {@code enqueue}'s argument, null for {@code execute()}. */
