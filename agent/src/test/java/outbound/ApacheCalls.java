@@ -16,58 +16,27 @@ public final class ApacheCalls {
     private static String base;
 
     public static void main(String[] args) throws Exception {
-        PartnerServer server = PartnerServer.start();
-        base = server.base();
+        PartnerServer.serve(args, ApacheCalls::play);
+    }
+
+    private static void play(String partner, String[] scenarios) throws Exception {
+        base = partner;
         // no automatic retries: the client would wait out a 429 itself, inside the call the agent sees
         try (CloseableHttpClient http = HttpClients.custom().disableAutomaticRetries().build()) {
             client = http;
-            for (String scenario : args) {
+            for (String scenario : scenarios) {
                 switch (scenario) {
-                    case "apache-reject" -> reject();
-                    case "apache-pace" -> pace();
+                    case "apache-reject" -> BlockingScenarios.reject(scenario, ApacheCalls::get);
+                    case "apache-pace" -> BlockingScenarios.pace(scenario, ApacheCalls::get);
                     case "apache-retry" -> retry();
                     default -> throw new IllegalArgumentException(scenario);
                 }
             }
-        } catch (Throwable t) {
-            t.printStackTrace();
-            System.exit(1);
         }
-        server.stop();
-        System.exit(0);
     }
 
     private static int get(String path) throws IOException {
         return client.execute(new HttpGet(base + path), response -> response.getCode());
-    }
-
-    /** Over a limit of 2 an hour: OK OK, then the rejection thrown before anything is sent. */
-    private static void reject() {
-        StringBuilder outcomes = new StringBuilder();
-        String rejection = "";
-        for (int i = 0; i < 5; i++) {
-            try {
-                get("/apache-reject/" + i);
-                outcomes.append("OK,");
-            } catch (OutboundRateLimitException e) {
-                outcomes.append("REJ,");
-                rejection = e.ruleId() + "/" + (e.retryAfterMillis() > 60_000);
-            } catch (IOException e) {
-                outcomes.append("IO,");
-            }
-        }
-        System.out.println("apache-reject: outcomes=" + outcomes + " hits=" + PartnerServer.hits("/apache-reject")
-                + " rejection=" + rejection);
-    }
-
-    /** 41 calls paced at 40 a second by a waiting rule. */
-    private static void pace() throws IOException {
-        long start = System.nanoTime();
-        for (int i = 0; i < 41; i++) {
-            get("/apache-pace/" + i);
-        }
-        long millis = (System.nanoTime() - start) / 1_000_000;
-        System.out.println("apache-pace: millis=" + millis + " hits=" + PartnerServer.hits("/apache-pace"));
     }
 
     /** A 429 with Retry-After: 1 pauses the key: the next call is rejected, one after the pause goes. */

@@ -21,27 +21,23 @@ public final class OkHttpCalls {
     private static String base;
 
     public static void main(String[] args) throws Exception {
-        PartnerServer server = PartnerServer.start();
-        base = server.base();
+        PartnerServer.serve(args, OkHttpCalls::play);
+    }
+
+    private static void play(String partner, String[] scenarios) throws Exception {
+        base = partner;
         client = new OkHttpClient();
-        try {
-            for (String scenario : args) {
-                switch (scenario) {
-                    case "okhttp-reject" -> reject();
-                    case "okhttp-async-reject" -> asyncReject();
-                    case "okhttp-pace" -> pace();
-                    case "okhttp-async-pace" -> asyncPace();
-                    case "okhttp-retry" -> retry();
-                    case "okhttp-in-flight" -> inFlight();
-                    default -> throw new IllegalArgumentException(scenario);
-                }
+        for (String scenario : scenarios) {
+            switch (scenario) {
+                case "okhttp-reject" -> BlockingScenarios.reject(scenario, OkHttpCalls::get);
+                case "okhttp-async-reject" -> asyncReject();
+                case "okhttp-pace" -> BlockingScenarios.pace(scenario, OkHttpCalls::get);
+                case "okhttp-async-pace" -> asyncPace();
+                case "okhttp-retry" -> retry();
+                case "okhttp-in-flight" -> inFlight();
+                default -> throw new IllegalArgumentException(scenario);
             }
-        } catch (Throwable t) {
-            t.printStackTrace();
-            System.exit(1);
         }
-        server.stop();
-        System.exit(0);
     }
 
     private static Call call(String path) {
@@ -52,24 +48,6 @@ public final class OkHttpCalls {
         try (Response response = call(path).execute()) {
             return response.code();
         }
-    }
-
-    private static void reject() {
-        StringBuilder outcomes = new StringBuilder();
-        String rejection = "";
-        for (int i = 0; i < 5; i++) {
-            try {
-                get("/okhttp-reject/" + i);
-                outcomes.append("OK,");
-            } catch (OutboundRateLimitException e) {
-                outcomes.append("REJ,");
-                rejection = e.ruleId() + "/" + (e.retryAfterMillis() > 60_000);
-            } catch (IOException e) {
-                outcomes.append("IO,");
-            }
-        }
-        System.out.println("okhttp-reject: outcomes=" + outcomes + " hits=" + PartnerServer.hits("/okhttp-reject")
-                + " rejection=" + rejection);
     }
 
     /** Enqueues {@code count} calls of {@code prefix}; counts answered and rejected callbacks. */
@@ -103,15 +81,6 @@ public final class OkHttpCalls {
         int[] counts = enqueueAll("/okhttp-async-reject", 5);
         System.out.println("okhttp-async-reject: ok=" + counts[0] + " rejected=" + counts[1] + " hits="
                 + PartnerServer.hits("/okhttp-async-reject"));
-    }
-
-    private static void pace() throws IOException {
-        long start = System.nanoTime();
-        for (int i = 0; i < 41; i++) {
-            get("/okhttp-pace/" + i);
-        }
-        System.out.println("okhttp-pace: millis=" + (System.nanoTime() - start) / 1_000_000 + " hits="
-                + PartnerServer.hits("/okhttp-pace"));
     }
 
     private static void asyncPace() throws InterruptedException {

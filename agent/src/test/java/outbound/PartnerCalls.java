@@ -30,20 +30,12 @@ public final class PartnerCalls {
     private static String base;
 
     public static void main(String[] args) throws Exception {
-        PartnerServer server = PartnerServer.start();
-        base = server.base();
-        client = HttpClient.newHttpClient();
-        try {
-            play(args);
-        } catch (Throwable t) {
-            t.printStackTrace();
-            System.exit(1);
-        }
-        server.stop();
-        System.exit(0);
+        PartnerServer.serve(args, PartnerCalls::play);
     }
 
-    private static void play(String[] args) throws Exception {
+    private static void play(String partner, String[] args) throws Exception {
+        base = partner;
+        client = HttpClient.newHttpClient();
         for (String scenario : args) {
             switch (scenario) {
                 case "reject" -> reject();

@@ -23,6 +23,27 @@ final class PartnerServer {
         this.server = server;
     }
 
+    /** What a test program plays against the server at {@code base}: each of its scenarios in turn. */
+    interface Program {
+        void play(String base, String[] scenarios) throws Exception;
+    }
+
+    /**
+     * Starts the server, plays {@code program}'s {@code scenarios} against it and ends the JVM: status 0, or 1 with
+     * the failure printed (a test program must not hang on the server's threads).
+     */
+    static void serve(String[] scenarios, Program program) throws IOException {
+        PartnerServer server = start();
+        try {
+            program.play(server.base(), scenarios);
+        } catch (Throwable t) {
+            t.printStackTrace();
+            System.exit(1);
+        }
+        server.stop();
+        System.exit(0);
+    }
+
     static PartnerServer start() throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 200);
         server.setExecutor(Executors.newFixedThreadPool(8));

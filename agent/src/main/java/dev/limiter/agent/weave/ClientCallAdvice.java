@@ -25,24 +25,19 @@ import net.bytebuddy.jar.asm.Type;
  * A method is asynchronous when it returns a {@code CompletableFuture} or nothing. Only that type and
  * {@code Throwable} are named beside the bridge, so the woven class loads nothing new.
  */
-final class ClientCallAdvice extends ExitOnEveryPathAdvice {
+final class ClientCallAdvice extends ReturnedValueAdvice {
 
     private static final String FUTURE = "java/util/concurrent/CompletableFuture";
     private static final String ENTER = "(Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;Z)"
             + "Ljava/lang/Object;";
 
-    private final String bridge;
-    private final String returnType;
     private final int argumentCount;
     private final boolean async;
     private final boolean isVoid;
 
     ClientCallAdvice(MethodVisitor target, String owner, String descriptor, boolean frames, String bridge) {
         // the enter call needs five stack slots: the client, three arguments and the flag
-        super(target, new ArgumentFrame(owner, descriptor, frames), Type.getReturnType(descriptor).getInternalName(),
-                bridge, "failed", 5);
-        this.bridge = bridge;
-        this.returnType = Type.getReturnType(descriptor).getInternalName();
+        super(target, owner, descriptor, frames, bridge, 5);
         this.argumentCount = Type.getArgumentTypes(descriptor).length;
         this.isVoid = Type.getReturnType(descriptor).getSort() == Type.VOID;
         this.async = isVoid || FUTURE.equals(returnType);
@@ -77,24 +72,5 @@ final class ClientCallAdvice extends ExitOnEveryPathAdvice {
             mv.visitTypeInsn(Opcodes.CHECKCAST, THROWABLE);
             mv.visitInsn(Opcodes.ATHROW);
         }
-    }
-
-    /** Only a returned value is handed over (a void method ends in its callback); a throw is the catch-all's. */
-    @Override
-    boolean exitsAt(int opcode) {
-        return opcode == Opcodes.ARETURN;
-    }
-
-    /** {@code return (T) ClientBridge.exit(r)}: the value on the stack is replaced by the one returned. */
-    @Override
-    void exit() {
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, bridge, "exit", "(Ljava/lang/Object;)Ljava/lang/Object;", false);
-        mv.visitTypeInsn(Opcodes.CHECKCAST, returnType);
-    }
-
-    /** {@code ClientBridge.failed()}. */
-    @Override
-    void thrownExit() {
-        super.exit();
     }
 }

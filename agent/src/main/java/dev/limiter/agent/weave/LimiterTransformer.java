@@ -228,14 +228,20 @@ public final class LimiterTransformer implements ClassFileTransformer {
             boolean mayBeAnnotated = (scan & EntryPointNames.ANNOTATED) != 0;
             String binaryName = null;
             boolean named = false;
-            RuleSetHolder holder = namingRules;
+            // the await first: the rules thread publishes the rules before it drops the await, so a null await
+            // here means the rules are read below; read the other way round, both could be missed
             RulesAwait passed = await;
-            if (holder == null && passed != null && passed.awaiting()) {
-                // a class the rules may name waits for them, unless it loads inside our own work on this thread
-                if (passed.mayName(internalName) && busy.get() == null) {
-                    passed.awaitRules(internalName);
+            RuleSetHolder holder = namingRules;
+            if (holder == null && passed != null) {
+                if (passed.awaiting()) {
+                    // a class the rules may name waits for them, unless it loads inside our own work on this thread
+                    if (passed.mayName(internalName) && busy.get() == null) {
+                        passed.awaitRules(internalName);
+                    }
+                    holder = passed.rulesOrRemember(internalName);
+                } else {
+                    holder = namingRules; // the remembered names were read already: the rules are published
                 }
-                holder = passed.rulesOrRemember(internalName);
             }
             if (holder != null) {
                 RuleSet current = holder.current();

@@ -26,23 +26,17 @@ import net.bytebuddy.jar.asm.Type;
  * type, so this code names no framework type but that one, which the woven class sees anyway. As in
  * {@link ServletEntryAdvice}, the catch-all comes after the method's own handlers and leaves out the exit calls.
  */
-final class ReactiveEntryAdvice extends ExitOnEveryPathAdvice {
+final class ReactiveEntryAdvice extends ReturnedValueAdvice {
 
     static final String BRIDGE = "dev/limiter/bootstrap/ReactiveBridge";
     static final String GRPC_BRIDGE = "dev/limiter/bootstrap/GrpcBridge";
 
-    private final String returnType;
     /** How many arguments the method has, and so {@code enter} takes: one (the request) or two. */
     private final int entered;
-    /** The bridge class called ({@link #BRIDGE} or {@link #GRPC_BRIDGE}): same static methods, its own delegate. */
-    private final String bridge;
 
     ReactiveEntryAdvice(MethodVisitor target, String owner, String descriptor, boolean frames, String bridge) {
         // the enter call needs two stack slots, the catch-all one
-        super(target, new ArgumentFrame(owner, descriptor, frames), Type.getReturnType(descriptor).getInternalName(),
-                bridge, "failed", 2);
-        this.bridge = bridge;
-        this.returnType = Type.getReturnType(descriptor).getInternalName();
+        super(target, owner, descriptor, frames, bridge, 2);
         this.entered = Type.getArgumentTypes(descriptor).length == 1 ? 1 : 2;
     }
 
@@ -55,24 +49,5 @@ final class ReactiveEntryAdvice extends ExitOnEveryPathAdvice {
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, bridge, "enter", entered == 2
                 ? "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;" : "(Ljava/lang/Object;)Ljava/lang/Object;",
                 false);
-    }
-
-    /** Only a returned publisher is handed over: a throw is the catch-all's. */
-    @Override
-    boolean exitsAt(int opcode) {
-        return opcode == Opcodes.ARETURN;
-    }
-
-    /** {@code return (Mono) Bridge.exit(r)}: the publisher on the stack is replaced by the one returned. */
-    @Override
-    void exit() {
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, bridge, "exit", "(Ljava/lang/Object;)Ljava/lang/Object;", false);
-        mv.visitTypeInsn(Opcodes.CHECKCAST, returnType);
-    }
-
-    /** {@code Bridge.failed()}: the bridge's ()V method {@code failed}. */
-    @Override
-    void thrownExit() {
-        super.exit();
     }
 }
