@@ -21,6 +21,7 @@ class OutboundApacheClientJarLayoutTest {
             rules:
               - id: apache-reject
                 match: { http-client: { host: 127.0.0.1, path: '/apache-reject/**', methods: [GET] } }
+                strategy: token-bucket   # the next permit in 30 min, whenever the test runs
                 limit: 2
                 window: 1h
               - id: apache-pace

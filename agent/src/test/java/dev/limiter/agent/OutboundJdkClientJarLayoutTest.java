@@ -35,10 +35,12 @@ class OutboundJdkClientJarLayoutTest {
             rules:
               - id: reject-2h
                 match: { http-client: { host: 127.0.0.1, path: '/reject/**' } }
+                strategy: token-bucket   # the next permit in 30 min, whenever the test runs
                 limit: 2
                 window: 1h
               - id: async-reject
                 match: { http-client: { host: 127.0.0.1, path: '/async-reject/**', methods: [GET] } }
+                strategy: token-bucket   # the next permit in 30 min, whenever the test runs
                 limit: 2
                 window: 1h
               - id: pace

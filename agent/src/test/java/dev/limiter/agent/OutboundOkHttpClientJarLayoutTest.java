@@ -22,10 +22,12 @@ class OutboundOkHttpClientJarLayoutTest {
             rules:
               - id: okhttp-reject
                 match: { http-client: { host: 127.0.0.1, path: '/okhttp-reject/**' } }
+                strategy: token-bucket   # the next permit in 30 min, whenever the test runs
                 limit: 2
                 window: 1h
               - id: okhttp-async-reject
                 match: { http-client: { host: 127.0.0.1, path: '/okhttp-async-reject/**' } }
+                strategy: token-bucket   # the next permit in 30 min, whenever the test runs
                 limit: 2
                 window: 1h
               - id: okhttp-pace
