@@ -11,7 +11,7 @@ import net.bytebuddy.jar.asm.Opcodes;
  * server-streaming, client-streaming and bidirectional: every generated or {@code ServerCalls}-bound method goes
  * through one of them, once per call and after the server's interceptors.
  */
-public final class GrpcEntryPoint implements EntryPoint {
+public final class GrpcEntryPoint extends EntryPoint {
 
     private static final String START_CALL = "(Lio/grpc/ServerCall;Lio/grpc/Metadata;)Lio/grpc/ServerCall$Listener;";
     private static final String BRIDGE = "dev/limiter/bootstrap/GrpcBridge";
@@ -23,9 +23,8 @@ public final class GrpcEntryPoint implements EntryPoint {
             "io/grpc/stub/ServerCalls$StreamingServerCallHandler", "startCall", Opcodes.ACC_PUBLIC,
             AdviceShape.PUBLISHER, START_CALL, BRIDGE);
 
-    @Override
-    public EntryTarget[] targets() {
-        return new EntryTarget[] {UNARY, STREAMING};
+    public GrpcEntryPoint() {
+        super(UNARY, STREAMING);
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.limiter.agent.entry.AdviceShape;
 import dev.limiter.agent.entry.EntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
 import dev.limiter.agent.entry.EntryWiring;
+import dev.limiter.bootstrap.HandlerBridge;
 import net.bytebuddy.jar.asm.Opcodes;
 
 /**
@@ -12,7 +13,7 @@ import net.bytebuddy.jar.asm.Opcodes;
  * virtual thread, before the routing's filters, features and handlers, and which returns when the response is
  * done.
  */
-public final class HelidonEntryPoint implements EntryPoint {
+public final class HelidonEntryPoint extends EntryPoint {
 
     public static final EntryTarget ROUTE = EntryTarget.exactClass("helidon-webserver",
             "io/helidon/webserver/http/HttpRoutingImpl", "route", Opcodes.ACC_PUBLIC, AdviceShape.HANDLER,
@@ -20,13 +21,12 @@ public final class HelidonEntryPoint implements EntryPoint {
                     + "Lio/helidon/webserver/http/RoutingResponse;)V",
             "dev/limiter/bootstrap/HandlerBridge");
 
-    @Override
-    public EntryTarget[] targets() {
-        return new EntryTarget[] {ROUTE};
+    public HelidonEntryPoint() {
+        super(ROUTE);
     }
 
     @Override
     public void install(EntryWiring wiring) {
-        HelidonLimiter.install(wiring.http());
+        HandlerBridge.install(new HelidonLimiter(wiring.http()));
     }
 }

@@ -30,11 +30,6 @@ public final class HelidonLimiter implements HandlerDelegate {
         this.gate = gate;
     }
 
-    /** Puts a Helidon entry over {@code gate} into the bridge: requests are checked from now on. */
-    public static void install(HttpGate gate) {
-        HandlerBridge.install(new HelidonLimiter(gate));
-    }
-
     @Override
     public Object onHandlerEnter(Object request, Object response) {
         RuleSet rules = gate.httpRules();

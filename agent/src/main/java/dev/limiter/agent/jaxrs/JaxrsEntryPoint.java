@@ -3,7 +3,6 @@ package dev.limiter.agent.jaxrs;
 import dev.limiter.agent.entry.AdviceShape;
 import dev.limiter.agent.entry.EntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
-import dev.limiter.agent.entry.EntryWiring;
 import net.bytebuddy.jar.asm.Opcodes;
 
 /**
@@ -12,7 +11,7 @@ import net.bytebuddy.jar.asm.Opcodes;
  * mapper turns the agent's 429 into something else. Resource methods themselves are woven as method sites of
  * {@code jaxrs:} rules, not here.
  */
-public final class JaxrsEntryPoint implements EntryPoint {
+public final class JaxrsEntryPoint extends EntryPoint {
 
     public static final EntryTarget JAVAX = target("javax");
     public static final EntryTarget JAKARTA = target("jakarta");
@@ -23,13 +22,7 @@ public final class JaxrsEntryPoint implements EntryPoint {
                 new String[] {"toResponse"}, 0, Opcodes.ACC_STATIC | Opcodes.ACC_BRIDGE, AdviceShape.MAPPER, "(L");
     }
 
-    @Override
-    public EntryTarget[] targets() {
-        return new EntryTarget[] {JAVAX, JAKARTA};
-    }
-
-    @Override
-    public void install(EntryWiring wiring) {
-        // the mapper advice asks the woven methods' delegate, which the start-up installs
+    public JaxrsEntryPoint() {
+        super(JAVAX, JAKARTA);
     }
 }

@@ -4,6 +4,7 @@ import dev.limiter.agent.entry.AdviceShape;
 import dev.limiter.agent.entry.EntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
 import dev.limiter.agent.entry.EntryWiring;
+import dev.limiter.bootstrap.FlowBridge;
 import net.bytebuddy.jar.asm.Opcodes;
 
 /**
@@ -12,20 +13,19 @@ import net.bytebuddy.jar.asm.Opcodes;
  * which returns the flow of the response Micronaut then writes. The one declaration in the base class serves the
  * Netty lifecycle; another server's lifecycle (micronaut-servlet) reaches it too and is left alone there.
  */
-public final class MicronautEntryPoint implements EntryPoint {
+public final class MicronautEntryPoint extends EntryPoint {
 
     public static final EntryTarget NORMAL_FLOW = EntryTarget.exactClass("micronaut",
             "io/micronaut/http/server/RequestLifecycle", "normalFlow", Opcodes.ACC_PROTECTED, AdviceShape.PUBLISHER,
             "(Lio/micronaut/http/HttpRequest;)Lio/micronaut/core/execution/ExecutionFlow;",
             "dev/limiter/bootstrap/FlowBridge");
 
-    @Override
-    public EntryTarget[] targets() {
-        return new EntryTarget[] {NORMAL_FLOW};
+    public MicronautEntryPoint() {
+        super(NORMAL_FLOW);
     }
 
     @Override
     public void install(EntryWiring wiring) {
-        MicronautLimiter.install(wiring.http());
+        FlowBridge.install(new MicronautLimiter(wiring.http()));
     }
 }

@@ -23,11 +23,6 @@ public final class MicronautLimiter extends HttpEntry<MicronautApi, MicronautExc
         super(gate);
     }
 
-    /** Puts a Micronaut entry over {@code gate} into the bridge: requests are checked from now on. */
-    public static void install(HttpGate gate) {
-        FlowBridge.install(new MicronautLimiter(gate));
-    }
-
     /** {@code none}: the method has the request alone. */
     @Override
     public Object onExchangeStart(Object request, Object none) {

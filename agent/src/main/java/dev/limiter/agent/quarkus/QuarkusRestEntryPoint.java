@@ -13,20 +13,14 @@ import net.bytebuddy.jar.asm.Opcodes;
  * thread. Not a check: it makes the request context the thread's current request, so woven resource methods
  * ({@code jaxrs:} rules) read their HTTP keys from it ({@link RestContextView}).
  */
-public final class QuarkusRestEntryPoint implements EntryPoint {
+public final class QuarkusRestEntryPoint extends EntryPoint {
 
     public static final EntryTarget CONTEXT_RUN = EntryTarget.exactClass("resteasy-reactive",
             "org/jboss/resteasy/reactive/common/core/AbstractResteasyReactiveContext", "run", Opcodes.ACC_PUBLIC,
             AdviceShape.REQUEST_SCOPE, "()V", null);
 
-    @Override
-    public EntryTarget[] targets() {
-        return new EntryTarget[] {CONTEXT_RUN};
-    }
-
-    @Override
-    public void install(EntryWiring wiring) {
-        // nothing to install: the woven runner sets the current request the woven methods' delegate reads
+    public QuarkusRestEntryPoint() {
+        super(CONTEXT_RUN);
     }
 
     @Override

@@ -12,7 +12,7 @@ import net.bytebuddy.jar.asm.Opcodes;
  * every implementation. The start-up installs the {@link ServletLimiter} through its gate (requests wait there for
  * the rules); woven methods read the HTTP keys of the servlet request they run in.
  */
-public final class ServletEntryPoint implements EntryPoint {
+public final class ServletEntryPoint extends EntryPoint {
 
     public static final EntryTarget JAVAX = target("javax");
     public static final EntryTarget JAKARTA = target("jakarta");
@@ -24,14 +24,8 @@ public final class ServletEntryPoint implements EntryPoint {
                 AdviceShape.SERVLET, "(L" + pkg + "ServletRequest;L" + pkg + "ServletResponse;");
     }
 
-    @Override
-    public EntryTarget[] targets() {
-        return new EntryTarget[] {JAVAX, JAKARTA};
-    }
-
-    @Override
-    public void install(EntryWiring wiring) {
-        // installed by the start-up through its gate, with the first-request delegate around it
+    public ServletEntryPoint() {
+        super(JAVAX, JAKARTA);
     }
 
     @Override

@@ -20,11 +20,6 @@ public final class VertxRoutingLimiter extends HttpEntry<RoutingApi, HttpExchang
         super(gate);
     }
 
-    /** Puts a Vert.x Web entry over {@code gate} into the bridge: requests are checked from now on. */
-    public static void install(HttpGate gate) {
-        RoutingBridge.install(new VertxRoutingLimiter(gate));
-    }
-
     @Override
     public boolean onRouting(Object context) {
         return enter(context, context) != null;

@@ -21,11 +21,6 @@ public final class WebfluxLimiter extends HttpEntry<WebfluxApi, WebfluxExchange>
         super(gate);
     }
 
-    /** Puts a WebFlux entry over {@code gate} into the bridge: exchanges are checked from now on. */
-    public static void install(HttpGate gate) {
-        ReactiveBridge.install(new WebfluxLimiter(gate));
-    }
-
     @Override
     public Object onExchangeStart(Object request, Object response) {
         return enter(request, response);

@@ -1,10 +1,9 @@
 package dev.limiter.agent.outbound.apache;
 
 import dev.limiter.agent.entry.AdviceShape;
-import dev.limiter.agent.entry.EntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
-import dev.limiter.agent.entry.EntryWiring;
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.outbound.ClientEntryPoint;
 import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
 import dev.limiter.rules.reload.RuleSetHolder;
@@ -16,7 +15,7 @@ import net.bytebuddy.jar.asm.Opcodes;
  * every {@code execute} overload, response handlers included, calls once per request; Spring's
  * {@code RestTemplate} and {@code RestClient} over {@code HttpComponentsClientHttpRequestFactory} go through it.
  */
-public final class ApacheClassicEntryPoint implements EntryPoint, OutboundClients.Kind {
+public final class ApacheClassicEntryPoint extends ClientEntryPoint {
 
     private static final String CLIENT = "org/apache/hc/client5/http/impl/classic/CloseableHttpClient";
 
@@ -25,28 +24,16 @@ public final class ApacheClassicEntryPoint implements EntryPoint, OutboundClient
             Opcodes.ACC_STATIC, AdviceShape.CLIENT_CALL, "(Lorg/apache/hc/core5/http/HttpHost;"
                     + "Lorg/apache/hc/core5/http/ClassicHttpRequest;Lorg/apache/hc/core5/http/protocol/HttpContext;)"
                     + "L" + CLIENT.replace("CloseableHttpClient", "CloseableHttpResponse") + ";",
-            "dev/limiter/bootstrap/ClientBridge");
+            BRIDGE);
 
-    @Override
-    public EntryTarget[] targets() {
-        return new EntryTarget[] {DO_EXECUTE};
-    }
-
-    @Override
-    public void install(EntryWiring wiring) {
-        wiring.clients().add(this);
+    public ApacheClassicEntryPoint() {
+        super(DO_EXECUTE);
     }
 
     /** A subclass of {@code CloseableHttpClient}, by name: the agent's loader cannot see the library. */
     @Override
     public boolean adapts(Class<?> type) {
-        String client = CLIENT.replace('/', '.');
-        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-            if (client.equals(c.getName())) {
-                return true;
-            }
-        }
-        return false;
+        return extendsClass(type, CLIENT.replace('/', '.'));
     }
 
     @Override

@@ -1,10 +1,9 @@
 package dev.limiter.agent.outbound.jdk;
 
 import dev.limiter.agent.entry.AdviceShape;
-import dev.limiter.agent.entry.EntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
-import dev.limiter.agent.entry.EntryWiring;
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.outbound.ClientEntryPoint;
 import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
 import dev.limiter.rules.reload.RuleSetHolder;
@@ -16,11 +15,10 @@ import net.bytebuddy.jar.asm.Opcodes;
  * the same class on Java 17 to 25). Every call of the client goes through one of them once; the implementation
  * behind the facade calls none of them again.
  */
-public final class JdkHttpClientEntryPoint implements EntryPoint, OutboundClients.Kind {
+public final class JdkHttpClientEntryPoint extends ClientEntryPoint {
 
     private static final String MODULE = "java.net.http";
     private static final String FACADE = "jdk/internal/net/http/HttpClientFacade";
-    private static final String BRIDGE = "dev/limiter/bootstrap/ClientBridge";
     private static final String REQUEST_AND_HANDLER = "(Ljava/net/http/HttpRequest;Ljava/net/http/HttpResponse$BodyHandler;";
 
     /** {@code send(request, handler)}, {@code sendAsync(request, handler)} and its overload with a push handler. */
@@ -28,14 +26,8 @@ public final class JdkHttpClientEntryPoint implements EntryPoint, OutboundClient
             new String[] {"send", "sendAsync"}, Opcodes.ACC_PUBLIC, AdviceShape.CLIENT_CALL, REQUEST_AND_HANDLER,
             BRIDGE);
 
-    @Override
-    public EntryTarget[] targets() {
-        return new EntryTarget[] {SEND};
-    }
-
-    @Override
-    public void install(EntryWiring wiring) {
-        wiring.clients().add(this);
+    public JdkHttpClientEntryPoint() {
+        super(SEND);
     }
 
     /** The JDK's implementation of {@code HttpClient} (or any subclass the application wrote: its calls too). */

@@ -1,10 +1,9 @@
 package dev.limiter.agent.outbound.okhttp;
 
 import dev.limiter.agent.entry.AdviceShape;
-import dev.limiter.agent.entry.EntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
-import dev.limiter.agent.entry.EntryWiring;
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.outbound.ClientEntryPoint;
 import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
 import dev.limiter.rules.reload.RuleSetHolder;
@@ -14,23 +13,16 @@ import net.bytebuddy.jar.asm.Opcodes;
  * OkHttp 4: its one {@code Call} implementation, {@code okhttp3.internal.connection.RealCall}, whose
  * {@code execute()} and {@code enqueue(Callback)} every call of an {@code OkHttpClient} runs once (Retrofit's too).
  */
-public final class OkHttpEntryPoint implements EntryPoint, OutboundClients.Kind {
+public final class OkHttpEntryPoint extends ClientEntryPoint {
 
     private static final String CALL = "okhttp3/internal/connection/RealCall";
-    private static final String BRIDGE = "dev/limiter/bootstrap/ClientBridge";
 
     /** {@code execute()} and {@code enqueue(Callback)}: the class declares one of each. */
     public static final EntryTarget CALLS = EntryTarget.exactClass("okhttp-call", CALL,
             new String[] {"execute", "enqueue"}, Opcodes.ACC_PUBLIC, AdviceShape.CLIENT_CALL, "(", BRIDGE);
 
-    @Override
-    public EntryTarget[] targets() {
-        return new EntryTarget[] {CALLS};
-    }
-
-    @Override
-    public void install(EntryWiring wiring) {
-        wiring.clients().add(this);
+    public OkHttpEntryPoint() {
+        super(CALLS);
     }
 
     @Override
