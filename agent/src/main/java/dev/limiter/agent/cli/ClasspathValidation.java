@@ -49,26 +49,17 @@ final class ClasspathValidation {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
-        String classpath = null;
-        String strategies = null;
-        String file = null;
-        for (int i = 1; i < args.length; i++) {
-            if (args[i].startsWith("--classpath=")) {
-                classpath = args[i].substring("--classpath=".length());
-            } else if (args[i].equals("--classpath") && i + 1 < args.length) {
-                classpath = args[++i];
-            } else if (args[i].startsWith("--strategies=")) {
-                strategies = args[i].substring("--strategies=".length());
-            } else if (args[i].equals("--strategies") && i + 1 < args.length) {
-                strategies = args[++i];
-            } else if (file == null && !args[i].startsWith("--")) {
-                file = args[i];
-            } else {
-                err.println("validate --classpath takes a class path, optionally --strategies and one rules file,"
-                        + " not '" + args[i] + "'");
-                return ExitCode.USAGE;
-            }
+        ValidateArguments arguments;
+        try {
+            arguments = ValidateArguments.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("validate --classpath takes a class path, optionally --strategies and one rules file,"
+                    + " not '" + e.getMessage() + "'");
+            return ExitCode.USAGE;
         }
+        String classpath = arguments.classpath();
+        String strategies = arguments.strategies();
+        String file = arguments.file();
         if (classpath == null || classpath.isEmpty()) {
             err.println("validate --classpath needs jars or directories, separated by '" + File.pathSeparator + "'");
             return ExitCode.USAGE;

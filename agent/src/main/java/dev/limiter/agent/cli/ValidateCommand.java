@@ -25,20 +25,15 @@ final class ValidateCommand {
         if (ClasspathValidation.wanted(args)) {
             return ClasspathValidation.run(args, out, err);
         }
-        String strategies = null;
-        String file = null;
-        for (int i = 1; i < args.length; i++) {
-            if (args[i].startsWith("--strategies=")) {
-                strategies = args[i].substring("--strategies=".length());
-            } else if (args[i].equals("--strategies") && i + 1 < args.length) {
-                strategies = args[++i];
-            } else if (file == null && !args[i].startsWith("--")) {
-                file = args[i];
-            } else {
-                throw new CliFailure(ExitCode.USAGE, "validate takes one rules file and optionally --strategies=JAR["
-                        + File.pathSeparator + "JAR...], not '" + args[i] + "'");
-            }
+        ValidateArguments arguments;
+        try {
+            arguments = ValidateArguments.parse(args);
+        } catch (IllegalArgumentException e) {
+            throw new CliFailure(ExitCode.USAGE, "validate takes one rules file and optionally --strategies=JAR["
+                    + File.pathSeparator + "JAR...], not '" + e.getMessage() + "'");
         }
+        String strategies = arguments.strategies();
+        String file = arguments.file();
         if (file == null) {
             throw new CliFailure(ExitCode.USAGE, "validate takes exactly one rules file");
         }

@@ -1,5 +1,6 @@
 package dev.limiter.agent.grpc;
 
+import dev.limiter.agent.decision.CallGate;
 import dev.limiter.agent.decision.Decider;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.http.FirstRequest;
@@ -23,25 +24,18 @@ import dev.limiter.rules.reload.RuleSetHolder;
  * <p>Never blocks and never throws into grpc-java: rules come from the holder (a volatile read), strategies run on
  * the local store without locks, and failures are counted, logged (throttled) and leave the call alone.
  */
-public final class GrpcLimiter implements ReactiveDelegate {
+public final class GrpcLimiter extends CallGate<GrpcCallScratch> implements ReactiveDelegate {
 
-    /** Per server thread (anonymous class, not a lambda: nothing to spin on the first call). */
-    private static final ThreadLocal<GrpcCallScratch> SCRATCH = new ThreadLocal<>() {
-        @Override
-        protected GrpcCallScratch initialValue() {
-            return new GrpcCallScratch();
-        }
-    };
 
-    private final RuleSetHolder holder;
-    private final ThrottledLog log;
-    private final Decider decider;
     private final GrpcNameHints hints = new GrpcNameHints();
 
     public GrpcLimiter(RuleSetHolder holder, ThrottledLog log) {
-        this.holder = holder;
-        this.log = log;
-        this.decider = new Decider(log);
+        super(holder, log);
+    }
+
+    @Override
+    protected GrpcCallScratch newBuffers() {
+        return new GrpcCallScratch();
     }
 
     /** Puts a gRPC limiter over {@code holder} into the bridge: calls are checked from now on. */
@@ -61,7 +55,7 @@ public final class GrpcLimiter implements ReactiveDelegate {
             log.warn("limiter: this grpc-java is not supported; calls run unlimited", api.problem);
             return null;
         }
-        GrpcCallScratch scratch = SCRATCH.get();
+        GrpcCallScratch scratch = buffers();
         int count;
         try {
             count = scratch.match(rules, api, api.descriptor(call), hints);

@@ -1,8 +1,8 @@
 package dev.limiter.agent.jmx;
 
+import dev.limiter.agent.threads.DaemonThreads;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
 
 /**
  * Tells the {@link JmxRegistrar} that a {@code @Limit} annotation declared a new rule. It is told on the thread
@@ -12,7 +12,7 @@ import java.util.concurrent.ThreadFactory;
 final class AnnotationSync implements Runnable {
 
     private final JmxRegistrar registrar;
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(new DaemonThreads());
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(DaemonThreads.named("limiter-jmx-annotations"));
 
     AnnotationSync(JmxRegistrar registrar) {
         this.registrar = registrar;
@@ -39,16 +39,6 @@ final class AnnotationSync implements Runnable {
         @Override
         public void run() {
             registrar.sync();
-        }
-    }
-
-    private static final class DaemonThreads implements ThreadFactory {
-
-        @Override
-        public Thread newThread(Runnable task) {
-            Thread thread = new Thread(task, "limiter-jmx-annotations");
-            thread.setDaemon(true);
-            return thread;
         }
     }
 }

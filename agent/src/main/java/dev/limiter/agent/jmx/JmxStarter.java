@@ -1,10 +1,9 @@
 package dev.limiter.agent.jmx;
 
 import dev.limiter.rules.reload.RuleSetHolder;
-import java.lang.management.ManagementFactory;
 import java.util.concurrent.CountDownLatch;
-import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.management.MBeanServer;
 
 /**
  * Registers the MBeans on the platform MBean server from a daemon thread, after start-up.
@@ -37,23 +36,12 @@ public final class JmxStarter {
      * @return the thread, or null when JMX is turned off
      */
     public static Thread start(RuleSetHolder holder, Logger log) {
-        if ("false".equalsIgnoreCase(System.getProperty(ENABLED_PROPERTY, "").trim())) {
-            return null;
-        }
-        return start(holder, log, JmxGate.FIRST_REQUEST);
+        return DeferredRegistration.enabled() ? start(holder, log, JmxGate.FIRST_REQUEST) : null;
     }
 
     /** {@link #start(RuleSetHolder, Logger)} with the gate the default registration waits for. */
     static Thread start(RuleSetHolder holder, Logger log, CountDownLatch gate) {
-        long delay = delayOrGate(System.getProperty(DELAY_PROPERTY), log);
-        Thread thread = new Thread(new Registration(holder, delay, gate, log), "limiter-jmx-start");
-        thread.setDaemon(true);
-        // If this thread creates the platform MBean server, a javax.management.builder.initial class is loaded
-        // through the context loader: make it the application's, not the isolated agent loader (which sees
-        // only the JDK).
-        thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
-        thread.start();
-        return thread;
+        return new Registration(holder, gate, log).start("limiter-jmx-start");
     }
 
     /** The explicit delay, or {@link #AFTER_FIRST_REQUEST} when none is given. */
@@ -78,27 +66,6 @@ public final class JmxStarter {
         return DEFAULT_DELAY_MILLIS;
     }
 
-    /** The thread's work (a class, not a lambda: nothing to spin while the application starts). */
-    private static final class Registration implements Runnable {
-
-        private final RuleSetHolder holder;
-        private final long delay;
-        private final CountDownLatch gate;
-        private final Logger log;
-
-        Registration(RuleSetHolder holder, long delay, CountDownLatch gate, Logger log) {
-            this.holder = holder;
-            this.delay = delay;
-            this.gate = gate;
-            this.log = log;
-        }
-
-        @Override
-        public void run() {
-            register(holder, delay, gate, log);
-        }
-    }
-
     /**
      * Waits as the MBeans' registration does (the first request, or {@value #DELAY_PROPERTY}): for other work
      * that belongs after start-up (the metrics endpoint).
@@ -116,15 +83,20 @@ public final class JmxStarter {
         }
     }
 
-    private static void register(RuleSetHolder holder, long delay, CountDownLatch gate, Logger log) {
-        try {
-            waitForTurn(delay, gate);
-            JmxRegistrar.register(ManagementFactory.getPlatformMBeanServer(), holder);
+    /** Registers the rules' MBeans of {@code holder}. */
+    private static final class Registration extends DeferredRegistration {
+
+        private final RuleSetHolder holder;
+
+        Registration(RuleSetHolder holder, CountDownLatch gate, Logger log) {
+            super(gate, log, "the JMX MBeans; the limiter runs without them");
+            this.holder = holder;
+        }
+
+        @Override
+        void register(MBeanServer server) throws Exception {
+            JmxRegistrar.register(server, holder);
             log.fine("limiter: MBeans registered under " + ObjectNames.DOMAIN);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Throwable t) {
-            log.log(Level.WARNING, "limiter: cannot register the JMX MBeans; the limiter runs without them", t);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.limiter.agent.method;
 
+import dev.limiter.agent.decision.CallGate;
 import dev.limiter.agent.decision.Decider;
 import dev.limiter.agent.decision.RequestKeys;
 import dev.limiter.agent.decision.Waiting;
@@ -29,27 +30,20 @@ import java.util.logging.Logger;
  * <p>Allowed path: no locks, no logging, no string building; the per-thread buffers and the site's cached
  * rules are reused, so a call keyed on a {@code String} argument allocates nothing.
  */
-public final class MethodLimiter implements MethodDelegate {
+public final class MethodLimiter extends CallGate<MethodScratch> implements MethodDelegate {
 
-    /** A subclass, not {@code withInitial(MethodScratch::new)}: no lambda to spin while the application starts. */
-    private static final ThreadLocal<MethodScratch> SCRATCH = new ThreadLocal<>() {
-        @Override
-        protected MethodScratch initialValue() {
-            return new MethodScratch();
-        }
-    };
 
-    private final RuleSetHolder holder;
-    private final ThrottledLog log;
-    private final Decider decider;
     private final RequestKeys requestKeys;
 
     /** {@code requestKeys} reads keys such as {@code ip} from the HTTP request the call runs in, if any. */
     public MethodLimiter(RuleSetHolder holder, ThrottledLog log, RequestKeys requestKeys) {
-        this.holder = holder;
-        this.log = log;
-        this.decider = new Decider(log);
+        super(holder, log);
         this.requestKeys = requestKeys;
+    }
+
+    @Override
+    protected MethodScratch newBuffers() {
+        return new MethodScratch();
     }
 
     @Override
@@ -62,7 +56,7 @@ public final class MethodLimiter implements MethodDelegate {
         if (rules.rules.length == 0) {
             return null;
         }
-        MethodScratch scratch = SCRATCH.get();
+        MethodScratch scratch = buffers();
         int base = scratch.permits.height();
         scratch.begin(site, rules, keyArgument, cost, requestKeys);
         Rule rejecting;

@@ -2,6 +2,7 @@ package dev.limiter.agent.metrics;
 
 import dev.limiter.agent.jmx.JmxStarter;
 import dev.limiter.agent.store.RedisLimiterFactory;
+import dev.limiter.agent.threads.DaemonThreads;
 import dev.limiter.rules.MetricsSpec;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.reload.ReloadListener;
@@ -42,11 +43,8 @@ public final class MetricsStarter {
         if (listen == null) {
             return null;
         }
-        Thread thread = new Thread(new Opening(listen, new LimiterMetrics(holder, store), log),
+        return DaemonThreads.start(new Opening(listen, new LimiterMetrics(holder, store), log),
                 "limiter-metrics-start");
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
     }
 
     /** Opens the endpoint when start-up is over (a class, not a lambda: nothing to spin while the app starts). */

@@ -3,15 +3,14 @@ package dev.limiter.agent.metrics;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import dev.limiter.agent.threads.DaemonThreads;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code GET /metrics} on the JDK's own HTTP server ({@code com.sun.net.httpserver}): no library in the agent.
@@ -51,7 +50,7 @@ final class PrometheusEndpoint implements AutoCloseable {
     static PrometheusEndpoint open(String host, int port, LimiterMetrics metrics) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), BACKLOG);
         ThreadPoolExecutor executor = new ThreadPoolExecutor(THREADS, THREADS, 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(QUEUE), new DaemonThreads(), new ThreadPoolExecutor.CallerRunsPolicy());
+                new ArrayBlockingQueue<>(QUEUE), DaemonThreads.numbered("limiter-metrics-http-"), new ThreadPoolExecutor.CallerRunsPolicy());
         executor.allowCoreThreadTimeOut(true);
         server.setExecutor(executor);
         server.createContext("/", new Handler(metrics));
@@ -121,19 +120,6 @@ final class PrometheusEndpoint implements AutoCloseable {
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);
             }
-        }
-    }
-
-    /** Daemon threads named for thread dumps. */
-    private static final class DaemonThreads implements ThreadFactory {
-
-        private final AtomicInteger count = new AtomicInteger();
-
-        @Override
-        public Thread newThread(Runnable task) {
-            Thread thread = new Thread(task, "limiter-metrics-http-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
         }
     }
 }

@@ -13,23 +13,18 @@ import dev.limiter.agent.http.PermitsProxy;
  */
 final class RequestEnd extends PermitsProxy {
 
-    private final PermitRelease release;
-
     RequestEnd(PermitRelease release) {
-        super("limiter permits of a Micronaut request");
-        this.release = release;
+        super("limiter permits of a Micronaut request", release);
     }
 
     @Override
     protected Object call(Object proxy, String name, Object[] args) {
         switch (name) {
             case "release": // release() and release(int): the permits go back once, however often asked
-                if (release != null) {
-                    release.release();
-                }
+                release();
                 return Boolean.TRUE;
             case "refCnt":
-                return release == null || release.released() ? 0 : 1;
+                return released() ? 0 : 1;
             default: // retain, touch: the same object
                 return proxy;
         }

@@ -1,5 +1,6 @@
 package dev.limiter.agent.outbound;
 
+import dev.limiter.agent.decision.CallGate;
 import dev.limiter.agent.decision.Decider;
 import dev.limiter.agent.decision.Waiting;
 import dev.limiter.agent.diagnostics.ThrottledLog;
@@ -23,7 +24,7 @@ import dev.limiter.rules.reload.RuleSetHolder;
  * client's own kind of failure ({@link OutboundRateLimitException}, an {@code IOException}), made before anything
  * is sent. Allowed path for a rule without {@code concurrency} or {@code honor-retry-after}: no allocation.
  */
-public final class OutboundGate {
+public final class OutboundGate extends CallGate<OutboundCall> {
 
     /** Send the call now ({@link OutboundCall#endToken()}: what to hold until it ends, or null). */
     public static final int SEND = 0;
@@ -32,20 +33,15 @@ public final class OutboundGate {
     /** Send the asynchronous call after {@link OutboundCall#delayNanos()}. */
     public static final int DELAY = 2;
 
-    /** Anonymous class, not a lambda: nothing to spin on the first call. */
-    private static final ThreadLocal<OutboundCall> SCRATCH = new ThreadLocal<>() {
-        @Override
-        protected OutboundCall initialValue() {
-            return new OutboundCall();
-        }
-    };
 
-    private final RuleSetHolder holder;
-    private final Decider decider;
 
     public OutboundGate(RuleSetHolder holder, ThrottledLog log) {
-        this.holder = holder;
-        this.decider = new Decider(log);
+        super(holder, log);
+    }
+
+    @Override
+    protected OutboundCall newBuffers() {
+        return new OutboundCall();
     }
 
     /** The rules in force; an adapter asks {@link RuleSet#maxClientMatches()} before it reads anything. */
@@ -55,7 +51,7 @@ public final class OutboundGate {
 
     /** This thread's call buffers. */
     public OutboundCall call() {
-        return SCRATCH.get();
+        return buffers();
     }
 
     /** Decides {@code call} (set up by {@link OutboundCall#begin}) against {@code rules}: {@link #SEND}, ... */

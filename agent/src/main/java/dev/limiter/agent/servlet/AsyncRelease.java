@@ -15,13 +15,11 @@ import dev.limiter.agent.http.PermitsProxy;
  */
 final class AsyncRelease extends PermitsProxy {
 
-    private final PermitRelease permits;
     private final ServletApi api;
     private final Object request;
 
     private AsyncRelease(PermitRelease permits, ServletApi api, Object request) {
-        super("limiter permits of an async request");
-        this.permits = permits;
+        super("limiter permits of an async request", permits);
         this.api = api;
         this.request = request;
     }
@@ -31,21 +29,12 @@ final class AsyncRelease extends PermitsProxy {
         return new AsyncRelease(new PermitRelease(scratch.permits, api), api, request);
     }
 
-    /** Gives the permits back, once; never throws. */
-    void release() {
-        permits.release();
-    }
-
-    boolean isReleased() {
-        return permits.released();
-    }
-
     @Override
     protected Object call(Object proxy, String name, Object[] args) throws Throwable {
         switch (name) {
             case "onComplete", "onError", "onTimeout" -> release();
             case "onStartAsync" -> {
-                if (!permits.released()) {
+                if (!released()) {
                     api.addAsyncListener(request, this);
                 }
             }

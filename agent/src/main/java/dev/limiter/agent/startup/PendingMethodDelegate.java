@@ -10,34 +10,26 @@ import dev.limiter.bootstrap.MethodDelegate;
  *
  * <p>A call that ran unchecked (the rules did not come in time) holds no token, so its exit releases nothing.
  */
-final class PendingMethodDelegate implements MethodDelegate {
-
-    private final StartupGate gate;
-    private volatile MethodDelegate ready;
+final class PendingMethodDelegate extends PendingDelegate<MethodDelegate> implements MethodDelegate {
 
     PendingMethodDelegate(StartupGate gate) {
-        this.gate = gate;
+        super(gate);
     }
 
-    /** Installs the real delegate behind this one and in the bridge ({@link StartupGate#ready} wakes the waiting). */
-    void ready(MethodDelegate delegate) {
-        ready = delegate;
+    @Override
+    void installInBridge(MethodDelegate delegate) {
         LimiterBridge.installMethods(delegate);
     }
 
     @Override
     public Object onMethodEnter(int site, Object keyArgument, long cost) {
-        MethodDelegate delegate = ready;
-        if (delegate == null) {
-            gate.await();
-            delegate = ready;
-        }
+        MethodDelegate delegate = awaitReady();
         return delegate == null ? null : delegate.onMethodEnter(site, keyArgument, cost);
     }
 
     @Override
     public void onMethodExit(int site, Object token) {
-        MethodDelegate delegate = ready;
+        MethodDelegate delegate = readyNow();
         if (delegate != null) {
             delegate.onMethodExit(site, token);
         }
@@ -45,7 +37,7 @@ final class PendingMethodDelegate implements MethodDelegate {
 
     @Override
     public Object rejectionResponse(Object exception) {
-        MethodDelegate delegate = ready;
+        MethodDelegate delegate = readyNow();
         return delegate == null ? null : delegate.rejectionResponse(exception);
     }
 }

@@ -13,28 +13,20 @@ import dev.limiter.bootstrap.RequestFrame;
  * <p>A request that started here ends here: its end is passed to the delegate its start went to, and nowhere
  * if the rules did not come in time and it ran unchecked (so no permit it never took is released).
  */
-final class PendingServletDelegate implements BridgeDelegate {
-
-    private final StartupGate gate;
-    private volatile BridgeDelegate ready;
+final class PendingServletDelegate extends PendingDelegate<BridgeDelegate> implements BridgeDelegate {
 
     PendingServletDelegate(StartupGate gate) {
-        this.gate = gate;
+        super(gate);
     }
 
-    /** Installs the real delegate behind this one and in the bridge ({@link StartupGate#ready} wakes the waiting). */
-    void ready(BridgeDelegate delegate) {
-        ready = delegate;
+    @Override
+    void installInBridge(BridgeDelegate delegate) {
         LimiterBridge.install(delegate);
     }
 
     @Override
     public boolean onRequestStart(RequestFrame frame) {
-        BridgeDelegate delegate = ready;
-        if (delegate == null) {
-            gate.await();
-            delegate = ready;
-        }
+        BridgeDelegate delegate = awaitReady();
         if (delegate == null) {
             frame.markUnchecked();
             return false;
@@ -47,7 +39,7 @@ final class PendingServletDelegate implements BridgeDelegate {
         if (frame.unchecked()) {
             return;
         }
-        BridgeDelegate delegate = ready;
+        BridgeDelegate delegate = readyNow();
         if (delegate != null) {
             delegate.onRequestEnd(frame);
         }

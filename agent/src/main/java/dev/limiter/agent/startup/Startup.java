@@ -18,6 +18,7 @@ import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.agent.servlet.ServletWarmUp;
 import dev.limiter.agent.store.RedisLimiterFactory;
 import dev.limiter.agent.store.StoreRetention;
+import dev.limiter.agent.threads.DaemonThreads;
 import dev.limiter.agent.weave.LimiterTransformer;
 import dev.limiter.agent.weave.ClassNameCheck;
 import dev.limiter.agent.weave.Reweaver;
@@ -132,13 +133,12 @@ public final class Startup {
         }
         StartupGate gate = new StartupGate();
         gate.install();
-        Thread rules = new Thread(new RulesThread(this, gate), "limiter-rules");
+        Thread rules = DaemonThreads.named("limiter-rules").newThread(new RulesThread(this, gate));
         gate.loadedBy(rules);
         long weaving = System.nanoTime();
         weave(null, attached, file.mayNameClasses() ? rules : null);
         long woven = System.nanoTime();
         Diagnostics.startupTimes(-1, (woven - weaving) / 1_000_000, (woven - started) / 1_000_000);
-        rules.setDaemon(true);
         // the thread's loader is the agent's (it runs agent code); the application's never leaks into it
         rules.setContextClassLoader(Startup.class.getClassLoader());
         rules.start();

@@ -1,5 +1,6 @@
 package dev.limiter.agent.startup;
 
+import dev.limiter.agent.threads.DaemonThreads;
 import dev.limiter.rules.reload.RuleSetHolder;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -24,9 +25,7 @@ final class WatchStarter implements Runnable {
         if (!holder.current().watch() && holder.lastError() == null) {
             return;
         }
-        Thread starter = new Thread(new WatchStarter(holder, log), "limiter-watch-start");
-        starter.setDaemon(true);
-        starter.start();
+        DaemonThreads.start(new WatchStarter(holder, log), "limiter-watch-start");
     }
 
     @Override

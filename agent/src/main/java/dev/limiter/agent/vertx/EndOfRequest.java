@@ -12,20 +12,14 @@ import dev.limiter.agent.http.PermitsProxy;
  */
 final class EndOfRequest extends PermitsProxy {
 
-    /** Null only for the instance that makes the proxy class once per loader. */
-    private final PermitRelease release;
-
     EndOfRequest(PermitRelease release) {
-        super("limiter permits of a routed request");
-        this.release = release;
+        super("limiter permits of a routed request", release);
     }
 
     /** {@code handle(event)}: Handler has no other method. */
     @Override
     protected Object call(Object proxy, String name, Object[] args) {
-        if (release != null) {
-            release.release();
-        }
+        release();
         return null;
     }
 }

@@ -2,6 +2,7 @@ package dev.limiter.agent.weave;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.diagnostics.UnloadedClasses;
+import dev.limiter.agent.threads.DaemonThreads;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.reload.ReloadListener;
@@ -52,8 +53,7 @@ public final class ClassNameCheck implements Runnable, ReloadListener {
             return;
         }
         ClassNameCheck check = new ClassNameCheck(holder, inst, logger, delay);
-        Thread thread = new Thread(check, "limiter-class-check");
-        thread.setDaemon(true);
+        Thread thread = DaemonThreads.named("limiter-class-check").newThread(check);
         check.thread = thread;
         holder.addListener(check);
         thread.start();

@@ -3,6 +3,7 @@ package dev.limiter.agent.weave;
 import dev.limiter.agent.diagnostics.Reweaving;
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.method.SiteCoverage;
+import dev.limiter.agent.threads.DaemonThreads;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.reload.ReloadListener;
 import dev.limiter.rules.reload.RuleSetHolder;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 
@@ -31,7 +31,7 @@ public final class Reweaver implements ReloadListener {
     private final Instrumentation inst;
     private final ThrottledLog log;
     private final AtomicLong retransformed = new AtomicLong();
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(new DaemonThreads());
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(DaemonThreads.named("limiter-reweave"));
 
     public Reweaver(RuleSetHolder holder, Instrumentation inst, ThrottledLog log) {
         this.holder = holder;
@@ -108,16 +108,5 @@ public final class Reweaver implements ReloadListener {
             }
         }
         return stale;
-    }
-
-    /** Names the worker and keeps it from holding the JVM up (a class: created while the application starts). */
-    private static final class DaemonThreads implements ThreadFactory {
-
-        @Override
-        public Thread newThread(Runnable task) {
-            Thread thread = new Thread(task, "limiter-reweave");
-            thread.setDaemon(true);
-            return thread;
-        }
     }
 }
