@@ -28,7 +28,15 @@ public abstract class HttpEntry<A extends HttpServerApi, X extends HttpExchange>
         this.gate = gate;
     }
 
-    /** Null to run the handler, else what the woven entry returns instead (a written rejection, its publisher). */
+    /**
+     * Null to run the handler, else what the woven entry returns instead (a written rejection, its publisher).
+     * Public: a reactive server's entry answers its bridge's {@code onExchangeStart} with it.
+     */
+    public final Object onExchangeStart(Object request, Object response) {
+        return enter(request, response);
+    }
+
+    /** {@link #onExchangeStart}, for an entry whose bridge asks another question. */
     protected final Object enter(Object request, Object response) {
         RuleSet rules = gate.httpRules();
         if (rules == null) {

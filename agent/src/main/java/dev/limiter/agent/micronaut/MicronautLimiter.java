@@ -23,12 +23,6 @@ public final class MicronautLimiter extends HttpEntry<MicronautApi, MicronautExc
         super(gate);
     }
 
-    /** {@code none}: the method has the request alone. */
-    @Override
-    public Object onExchangeStart(Object request, Object none) {
-        return enter(request, null);
-    }
-
     @Override
     protected MicronautApi binding(Object request) {
         MicronautApi api = MicronautApi.of(request);

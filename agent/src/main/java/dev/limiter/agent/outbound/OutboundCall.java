@@ -36,6 +36,11 @@ public final class OutboundCall extends Call {
     /** The delayed call's reserved permits, or null when it waits out a pause and is decided again then. */
     Reservations delayed;
 
+    /** The client's API the call was begun with. */
+    OutboundApi api() {
+        return api;
+    }
+
     /**
      * Sets up the call to decide: {@code port} is the URI's, -1 if it names none; {@code path} its decoded path.
      */

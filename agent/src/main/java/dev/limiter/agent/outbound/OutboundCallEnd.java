@@ -14,22 +14,12 @@ import java.util.function.BiConsumer;
  */
 public final class OutboundCallEnd implements BiConsumer<Object, Throwable> {
 
-    /** Reads the status and the {@code Retry-After} header of a client's response. */
-    public interface Answers {
-
-        /** The status code of {@code response}. */
-        int status(Object response);
-
-        /** The first {@code Retry-After} value of {@code response}, or null. */
-        String retryAfter(Object response);
-    }
-
-    private final Answers answers;
+    private final OutboundApi answers;
     private final PermitRelease permits;
     private final Rule[] honouring;
     private final String[] keys;
 
-    OutboundCallEnd(Answers answers, PermitRelease permits, Rule[] honouring, String[] keys) {
+    OutboundCallEnd(OutboundApi answers, PermitRelease permits, Rule[] honouring, String[] keys) {
         this.answers = answers;
         this.permits = permits;
         this.honouring = honouring;

@@ -4,6 +4,7 @@ import dev.limiter.agent.decision.CallGate;
 import dev.limiter.agent.decision.Decider;
 import dev.limiter.agent.decision.Waiting;
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.http.FirstRequest;
 import dev.limiter.agent.http.PermitRelease;
 import dev.limiter.api.OutboundRateLimitException;
 import dev.limiter.core.Outcome;
@@ -44,9 +45,22 @@ public final class OutboundGate extends CallGate<OutboundCall> {
         return new OutboundCall();
     }
 
-    /** The rules in force; an adapter asks {@link RuleSet#maxClientMatches()} before it reads anything. */
-    public RuleSet rules() {
-        return holder.current();
+    /**
+     * The rules in force if any of them is an {@code http-client} rule, else null: then the call is not looked at
+     * at all. The first look of every adapter.
+     */
+    public RuleSet clientRules() {
+        RuleSet rules = holder.current();
+        if (rules.maxClientMatches() == 0) {
+            return null;
+        }
+        FirstRequest.seen(); // the application is at work: the JMX registration need not wait longer
+        return rules;
+    }
+
+    /** The log the adapters report their failures to. */
+    public ThrottledLog log() {
+        return log;
     }
 
     /** This thread's call buffers. */
@@ -55,7 +69,7 @@ public final class OutboundGate extends CallGate<OutboundCall> {
     }
 
     /** Decides {@code call} (set up by {@link OutboundCall#begin}) against {@code rules}: {@link #SEND}, ... */
-    public int decide(RuleSet rules, OutboundCall call, OutboundCallEnd.Answers answers) {
+    public int decide(RuleSet rules, OutboundCall call) {
         call.match(rules);
         if (call.count == 0) {
             return SEND;
@@ -87,7 +101,7 @@ public final class OutboundGate extends CallGate<OutboundCall> {
         if (call.async && call.waitNanos > 0) {
             call.delayNanos = call.waitNanos;
             call.delayed = call.detachReservations();
-            call.end = endOf(call, answers, base);
+            call.end = endOf(call, base);
             return DELAY;
         }
         Rule interrupted = Waiting.awaitReserved(call, base);
@@ -95,7 +109,7 @@ public final class OutboundGate extends CallGate<OutboundCall> {
             call.pausedRule = interrupted;
             return REJECT;
         }
-        call.end = endOf(call, answers, base);
+        call.end = endOf(call, base);
         return SEND;
     }
 
@@ -105,7 +119,7 @@ public final class OutboundGate extends CallGate<OutboundCall> {
     }
 
     /** What waits for the end of the admitted call: its permits above {@code base}, its Retry-After pauses. */
-    private static OutboundCallEnd endOf(OutboundCall call, OutboundCallEnd.Answers answers, int base) {
+    private static OutboundCallEnd endOf(OutboundCall call, int base) {
         int honouring = 0;
         for (int i = 0; i < call.count; i++) {
             if (call.matched[i].honorsRetryAfter()) {
@@ -130,7 +144,7 @@ public final class OutboundGate extends CallGate<OutboundCall> {
                 }
             }
         }
-        return new OutboundCallEnd(answers, holds ? new PermitRelease(call.permits, null) : null, rules, keys);
+        return new OutboundCallEnd(call.api(), holds ? new PermitRelease(call.permits, null) : null, rules, keys);
     }
 
     private static String keyOrMissing(OutboundCall call, Rule rule, int index) {

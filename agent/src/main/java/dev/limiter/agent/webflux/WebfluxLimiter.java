@@ -22,11 +22,6 @@ public final class WebfluxLimiter extends HttpEntry<WebfluxApi, WebfluxExchange>
     }
 
     @Override
-    public Object onExchangeStart(Object request, Object response) {
-        return enter(request, response);
-    }
-
-    @Override
     protected WebfluxApi binding(Object request) {
         return WebfluxApi.of(request);
     }

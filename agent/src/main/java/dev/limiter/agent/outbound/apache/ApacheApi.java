@@ -2,7 +2,7 @@ package dev.limiter.agent.outbound.apache;
 
 import dev.limiter.agent.http.BindingCache;
 import dev.limiter.agent.http.ErasedHandles;
-import dev.limiter.agent.outbound.OutboundApi;
+import dev.limiter.agent.outbound.BoundClientApi;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -12,13 +12,11 @@ import java.lang.invoke.MethodType;
  * ({@code HttpRequest}, {@code HttpHost}, {@code URIAuthority}, {@code MessageHeaders}, {@code NameValuePair},
  * {@code HttpResponse}; handles found once per client class, {@link ErasedHandles}).
  */
-final class ApacheApi implements OutboundApi {
+final class ApacheApi extends BoundClientApi {
 
     private static final BindingCache<ApacheApi> BY_CLIENT_CLASS =
             BindingCache.of(MethodHandles.lookup(), ApacheApi.class, 12);
 
-    /** Null if this HttpClient could not be bound: its calls run unchecked (said once). */
-    final Throwable problem;
     private final MethodHandle method;
     private final MethodHandle path;
     private final MethodHandle scheme;
@@ -31,7 +29,6 @@ final class ApacheApi implements OutboundApi {
     private final MethodHandle firstHeader;
     private final MethodHandle headerValue;
     private final MethodHandle status;
-    volatile boolean problemSaid;
 
     /** The API as the loader of {@code client}'s class (a {@code CloseableHttpClient}) sees it. */
     static ApacheApi of(Object client) {
@@ -39,7 +36,7 @@ final class ApacheApi implements OutboundApi {
     }
 
     private ApacheApi(MethodHandle[] h, Throwable problem) {
-        this.problem = problem;
+        super(problem);
         method = h[0];
         path = h[1];
         scheme = h[2];
@@ -120,7 +117,13 @@ final class ApacheApi implements OutboundApi {
         return first == null ? null : (String) headerValue.invokeExact(first);
     }
 
-    int status(Object response) throws Throwable {
+    @Override
+    public int status(Object response) throws Throwable {
         return (int) status.invokeExact(response);
+    }
+
+    @Override
+    public String retryAfter(Object response) throws Throwable {
+        return header(response, "Retry-After");
     }
 }

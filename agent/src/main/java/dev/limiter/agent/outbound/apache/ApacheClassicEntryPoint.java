@@ -1,9 +1,9 @@
 package dev.limiter.agent.outbound.apache;
 
 import dev.limiter.agent.entry.AdviceShape;
+import dev.limiter.agent.entry.ClientEntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
 import dev.limiter.agent.diagnostics.ThrottledLog;
-import dev.limiter.agent.outbound.ClientEntryPoint;
 import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
 import dev.limiter.rules.reload.RuleSetHolder;
@@ -38,6 +38,6 @@ public final class ApacheClassicEntryPoint extends ClientEntryPoint {
 
     @Override
     public OutboundClients.Adapter adapter(RuleSetHolder holder, ThrottledLog log) {
-        return new ApacheClassicLimiter(new OutboundGate(holder, log), log);
+        return new ApacheClassicLimiter(new OutboundGate(holder, log));
     }
 }

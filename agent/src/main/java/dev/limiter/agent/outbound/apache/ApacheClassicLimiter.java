@@ -1,9 +1,6 @@
 package dev.limiter.agent.outbound.apache;
 
-import dev.limiter.agent.diagnostics.ThrottledLog;
-import dev.limiter.agent.http.FirstRequest;
 import dev.limiter.agent.outbound.OutboundCall;
-import dev.limiter.agent.outbound.OutboundCallEnd;
 import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
 import dev.limiter.bootstrap.ClientBridge;
@@ -17,36 +14,29 @@ import dev.limiter.rules.RuleSet;
  * declares, before anything is sent. The call's end is the response's return ({@code concurrency} permits go back
  * then; its body may still be read).
  */
-final class ApacheClassicLimiter implements OutboundClients.Adapter, OutboundCallEnd.Answers {
+final class ApacheClassicLimiter implements OutboundClients.Adapter {
 
     private final OutboundGate gate;
-    private final ThrottledLog log;
 
-    ApacheClassicLimiter(OutboundGate gate, ThrottledLog log) {
+    ApacheClassicLimiter(OutboundGate gate) {
         this.gate = gate;
-        this.log = log;
     }
 
     @Override
     public Object onCallStart(Object client, Object target, Object request, Object context, boolean async) {
-        RuleSet rules = gate.rules();
-        if (rules.maxClientMatches() == 0 || request == null) {
+        RuleSet rules = gate.clientRules();
+        if (rules == null || request == null) {
             return null;
         }
-        FirstRequest.seen();
         ApacheApi api = ApacheApi.of(client);
-        if (api.problem != null) {
-            if (!api.problemSaid) {
-                api.problemSaid = true;
-                log.warn("limiter: this Apache HttpClient is not supported; its calls run unlimited", api.problem);
-            }
+        if (!api.usable(gate.log(), "Apache HttpClient")) {
             return null;
         }
         OutboundCall call = gate.call();
         try {
             call.begin(api, request, api.method(request), api.scheme(target, request), api.host(target, request),
                     api.port(target, request), api.path(request), false);
-            switch (gate.decide(rules, call, this)) {
+            switch (gate.decide(rules, call)) {
                 case OutboundGate.REJECT:
                     return OutboundGate.rejection(call);
                 case OutboundGate.SEND:
@@ -59,28 +49,10 @@ final class ApacheClassicLimiter implements OutboundClients.Adapter, OutboundCal
             }
         } catch (Throwable t) {
             LimiterBridge.countInternalError();
-            log.warn("limiter: could not read an Apache HttpClient request; it is sent unchecked", t);
+            gate.log().warn("limiter: could not read an Apache HttpClient request; it is sent unchecked", t);
             return null;
         } finally {
             call.end();
-        }
-    }
-
-    @Override
-    public int status(Object response) {
-        try {
-            return ApacheApi.of(response).status(response);
-        } catch (Throwable t) {
-            return 0;
-        }
-    }
-
-    @Override
-    public String retryAfter(Object response) {
-        try {
-            return ApacheApi.of(response).header(response, "Retry-After");
-        } catch (Throwable t) {
-            return null;
         }
     }
 }

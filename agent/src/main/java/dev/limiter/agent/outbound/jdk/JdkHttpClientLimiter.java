@@ -1,9 +1,7 @@
 package dev.limiter.agent.outbound.jdk;
 
-import dev.limiter.agent.http.FirstRequest;
 import dev.limiter.agent.outbound.OutboundApi;
 import dev.limiter.agent.outbound.OutboundCall;
-import dev.limiter.agent.outbound.OutboundCallEnd;
 import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
 import dev.limiter.bootstrap.ClientBridge;
@@ -21,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
  * asynchronous call is never parked: rejected, its future fails with that exception; made to wait, it is sent
  * later by {@link DelayedSend} and its future completes then. Nothing is sent before the decision.
  */
-final class JdkHttpClientLimiter implements OutboundClients.Adapter, OutboundApi, OutboundCallEnd.Answers {
+final class JdkHttpClientLimiter implements OutboundClients.Adapter, OutboundApi {
 
     private final OutboundGate gate;
 
@@ -32,18 +30,17 @@ final class JdkHttpClientLimiter implements OutboundClients.Adapter, OutboundApi
 
     @Override
     public Object onCallStart(Object client, Object request, Object handler, Object push, boolean async) {
-        RuleSet rules = gate.rules();
-        if (rules.maxClientMatches() == 0 || !(request instanceof HttpRequest)) {
-            return null; // no http-client rule: the call is not looked at
+        RuleSet rules = gate.clientRules();
+        if (rules == null || !(request instanceof HttpRequest)) {
+            return null;
         }
-        FirstRequest.seen(); // the application is at work: the JMX registration need not wait longer
         HttpRequest outgoing = (HttpRequest) request;
         URI uri = outgoing.uri();
         OutboundCall call = gate.call();
         call.begin(this, request, outgoing.method(), uri.getScheme(), uri.getHost(), uri.getPort(), uri.getPath(),
                 async);
         try {
-            switch (gate.decide(rules, call, this)) {
+            switch (gate.decide(rules, call)) {
                 case OutboundGate.REJECT:
                     Throwable rejection = OutboundGate.rejection(call);
                     return async ? CompletableFuture.failedFuture(rejection) : rejection;

@@ -2,7 +2,7 @@ package dev.limiter.agent.outbound.okhttp;
 
 import dev.limiter.agent.http.BindingCache;
 import dev.limiter.agent.http.ErasedHandles;
-import dev.limiter.agent.outbound.OutboundApi;
+import dev.limiter.agent.outbound.BoundClientApi;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -13,14 +13,11 @@ import java.lang.invoke.MethodType;
  * public API ({@code Call}, {@code Request}, {@code HttpUrl}, {@code Response}, {@code Callback}; handles found
  * once per call class, {@link ErasedHandles}).
  */
-final class OkHttpApi implements OutboundApi {
+final class OkHttpApi extends BoundClientApi {
 
     private static final BindingCache<OkHttpApi> BY_CALL_CLASS =
             BindingCache.of(MethodHandles.lookup(), OkHttpApi.class, 14);
 
-    /** Null if this OkHttp could not be bound: its calls run unchecked (said once). */
-    final Throwable problem;
-    volatile boolean problemSaid;
     /** The {@code okhttp3.Callback} interface, for a callback that waits for a call's end; null if unbound. */
     final Class<?> callbackType;
     private final MethodHandle request;
@@ -43,7 +40,7 @@ final class OkHttpApi implements OutboundApi {
     }
 
     private OkHttpApi(MethodHandle[] h, Throwable problem) {
-        this.problem = problem;
+        super(problem);
         request = h[0];
         method = h[1];
         url = h[2];
@@ -125,12 +122,14 @@ final class OkHttpApi implements OutboundApi {
         return (String) requestHeader.invokeExact(request, name);
     }
 
-    int status(Object response) throws Throwable {
+    @Override
+    public int status(Object response) throws Throwable {
         return (int) status.invokeExact(response);
     }
 
-    String responseHeader(Object response, String name) throws Throwable {
-        return (String) responseHeader.invokeExact(response, name);
+    @Override
+    public String retryAfter(Object response) throws Throwable {
+        return (String) responseHeader.invokeExact(response, "Retry-After");
     }
 
     boolean isCanceled(Object call) throws Throwable {

@@ -1,9 +1,9 @@
 package dev.limiter.agent.outbound.okhttp;
 
 import dev.limiter.agent.entry.AdviceShape;
+import dev.limiter.agent.entry.ClientEntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
 import dev.limiter.agent.diagnostics.ThrottledLog;
-import dev.limiter.agent.outbound.ClientEntryPoint;
 import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
 import dev.limiter.rules.reload.RuleSetHolder;
@@ -32,6 +32,6 @@ public final class OkHttpEntryPoint extends ClientEntryPoint {
 
     @Override
     public OutboundClients.Adapter adapter(RuleSetHolder holder, ThrottledLog log) {
-        return new OkHttpLimiter(new OutboundGate(holder, log), log);
+        return new OkHttpLimiter(new OutboundGate(holder, log));
     }
 }

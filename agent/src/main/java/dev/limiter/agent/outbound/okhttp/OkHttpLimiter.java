@@ -1,9 +1,6 @@
 package dev.limiter.agent.outbound.okhttp;
 
-import dev.limiter.agent.diagnostics.ThrottledLog;
-import dev.limiter.agent.http.FirstRequest;
 import dev.limiter.agent.outbound.OutboundCall;
-import dev.limiter.agent.outbound.OutboundCallEnd;
 import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
 import dev.limiter.bootstrap.ClientBridge;
@@ -21,33 +18,26 @@ import dev.limiter.rules.RuleSet;
  * thread waits), and a call whose end matters ({@code concurrency}, {@code honor-retry-after}) is enqueued with a
  * callback that tells {@link CallbackEnd} first. Nothing is sent before the decision.
  */
-final class OkHttpLimiter implements OutboundClients.Adapter, OutboundCallEnd.Answers {
+final class OkHttpLimiter implements OutboundClients.Adapter {
 
     /** What the woven {@code enqueue} gets when the agent has answered its callback: it returns at once. */
     private static final Object ANSWERED = new Object();
 
     private final OutboundGate gate;
-    private final ThrottledLog log;
 
-    OkHttpLimiter(OutboundGate gate, ThrottledLog log) {
+    OkHttpLimiter(OutboundGate gate) {
         this.gate = gate;
-        this.log = log;
     }
 
     /** {@code callback} is {@code enqueue}'s argument, null for {@code execute()}. */
     @Override
     public Object onCallStart(Object call, Object callback, Object unused, Object none, boolean async) {
-        RuleSet rules = gate.rules();
-        if (rules.maxClientMatches() == 0) {
+        RuleSet rules = gate.clientRules();
+        if (rules == null) {
             return null;
         }
-        FirstRequest.seen();
         OkHttpApi api = OkHttpApi.of(call);
-        if (api.problem != null) {
-            if (!api.problemSaid) {
-                api.problemSaid = true;
-                log.warn("limiter: this OkHttp is not supported; its calls run unlimited", api.problem);
-            }
+        if (!api.usable(gate.log(), "OkHttp")) {
             return null;
         }
         OutboundCall decision = gate.call();
@@ -56,11 +46,11 @@ final class OkHttpLimiter implements OutboundClients.Adapter, OutboundCallEnd.An
             Object url = api.url(request);
             decision.begin(api, request, api.method(request), api.scheme(url), api.host(url), api.port(url),
                     api.path(url), async);
-            int verdict = gate.decide(rules, decision, this);
+            int verdict = gate.decide(rules, decision);
             return async ? enqueued(api, call, callback, decision, verdict) : executed(decision, verdict);
         } catch (Throwable t) {
             LimiterBridge.countInternalError();
-            log.warn("limiter: could not decide an OkHttp call; it is sent unchecked", t);
+            gate.log().warn("limiter: could not decide an OkHttp call; it is sent unchecked", t);
             return null;
         } finally {
             decision.end();
@@ -102,24 +92,6 @@ final class OkHttpLimiter implements OutboundClients.Adapter, OutboundCallEnd.An
                     }
                 });
                 return ANSWERED;
-        }
-    }
-
-    @Override
-    public int status(Object response) {
-        try {
-            return OkHttpApi.of(response).status(response);
-        } catch (Throwable t) {
-            return 0;
-        }
-    }
-
-    @Override
-    public String retryAfter(Object response) {
-        try {
-            return OkHttpApi.of(response).responseHeader(response, "Retry-After");
-        } catch (Throwable t) {
-            return null;
         }
     }
 }

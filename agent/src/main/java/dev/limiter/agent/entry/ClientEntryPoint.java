@@ -1,8 +1,6 @@
-package dev.limiter.agent.outbound;
+package dev.limiter.agent.entry;
 
-import dev.limiter.agent.entry.EntryPoint;
-import dev.limiter.agent.entry.EntryTarget;
-import dev.limiter.agent.entry.EntryWiring;
+import dev.limiter.agent.outbound.OutboundClients;
 
 /**
  * An HTTP client's entry point: its woven call methods go through the one client bridge delegate
