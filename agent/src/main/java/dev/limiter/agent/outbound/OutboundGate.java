@@ -7,6 +7,7 @@ import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.http.FirstRequest;
 import dev.limiter.agent.http.PermitRelease;
 import dev.limiter.api.OutboundRateLimitException;
+import dev.limiter.bootstrap.ClientBridge;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Policy;
 import dev.limiter.rules.Rule;
@@ -111,6 +112,21 @@ public final class OutboundGate extends CallGate<OutboundCall> {
         }
         call.end = endOf(call, base);
         return SEND;
+    }
+
+    /**
+     * What a blocking call's woven method is told after {@link #decide} answered {@code verdict}: the rejection to
+     * throw, or null to send the call (holding, for the bridge, what waits for its end). A blocking call is never
+     * {@link #DELAY}ed: it waited in the gate.
+     */
+    public static Object answerBlocking(OutboundCall call, int verdict) {
+        if (verdict == REJECT) {
+            return rejection(call);
+        }
+        if (call.endToken() != null) {
+            ClientBridge.hold(call.endToken());
+        }
+        return null;
     }
 
     /** The exception a rejected call fails with, after {@link #decide} answered {@link #REJECT}. */

@@ -3,6 +3,7 @@ package dev.limiter.agent.outbound.apache;
 import dev.limiter.agent.http.BindingCache;
 import dev.limiter.agent.http.ErasedHandles;
 import dev.limiter.agent.outbound.BoundClientApi;
+import dev.limiter.agent.outbound.OutboundCall;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -14,21 +15,18 @@ import java.lang.invoke.MethodType;
  */
 final class ApacheApi extends BoundClientApi {
 
-    private static final BindingCache<ApacheApi> BY_CLIENT_CLASS =
-            BindingCache.of(MethodHandles.lookup(), ApacheApi.class, 12);
+    private static final int PATH = OWN_HANDLES;
+    private static final int SCHEME = OWN_HANDLES + 1;
+    private static final int AUTHORITY = OWN_HANDLES + 2;
+    private static final int AUTHORITY_HOST = OWN_HANDLES + 3;
+    private static final int AUTHORITY_PORT = OWN_HANDLES + 4;
+    private static final int TARGET_SCHEME = OWN_HANDLES + 5;
+    private static final int TARGET_HOST = OWN_HANDLES + 6;
+    private static final int TARGET_PORT = OWN_HANDLES + 7;
+    private static final int HEADER_VALUE = OWN_HANDLES + 8;
 
-    private final MethodHandle method;
-    private final MethodHandle path;
-    private final MethodHandle scheme;
-    private final MethodHandle authority;
-    private final MethodHandle authorityHost;
-    private final MethodHandle authorityPort;
-    private final MethodHandle targetScheme;
-    private final MethodHandle targetHost;
-    private final MethodHandle targetPort;
-    private final MethodHandle firstHeader;
-    private final MethodHandle headerValue;
-    private final MethodHandle status;
+    private static final BindingCache<ApacheApi> BY_CLIENT_CLASS =
+            BindingCache.of(MethodHandles.lookup(), ApacheApi.class, HEADER_VALUE + 1);
 
     /** The API as the loader of {@code client}'s class (a {@code CloseableHttpClient}) sees it. */
     static ApacheApi of(Object client) {
@@ -36,21 +34,10 @@ final class ApacheApi extends BoundClientApi {
     }
 
     private ApacheApi(MethodHandle[] h, Throwable problem) {
-        super(problem);
-        method = h[0];
-        path = h[1];
-        scheme = h[2];
-        authority = h[3];
-        authorityHost = h[4];
-        authorityPort = h[5];
-        targetScheme = h[6];
-        targetHost = h[7];
-        targetPort = h[8];
-        firstHeader = h[9];
-        headerValue = h[10];
-        status = h[11];
+        super(h, problem);
     }
 
+    /** {@link #HEADER}: {@code getFirstHeader(name)}, a {@code Header} whose value {@link #header} reads. */
     private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
         Class<?> request = ErasedHandles.type("org.apache.hc.core5.http.HttpRequest", loader);
@@ -61,28 +48,49 @@ final class ApacheApi extends BoundClientApi {
         Class<?> pair = ErasedHandles.type("org.apache.hc.core5.http.NameValuePair", loader);
         Class<?> response = ErasedHandles.type("org.apache.hc.core5.http.HttpResponse", loader);
         MethodType text = MethodType.methodType(String.class);
-        h[0] = lookup.findVirtual(request, "getMethod", text);
-        h[1] = lookup.findVirtual(request, "getPath", text);
-        h[2] = lookup.findVirtual(request, "getScheme", text);
-        h[3] = lookup.findVirtual(request, "getAuthority", MethodType.methodType(uriAuthority));
-        h[4] = lookup.findVirtual(uriAuthority, "getHostName", text);
-        h[5] = lookup.findVirtual(uriAuthority, "getPort", MethodType.methodType(int.class));
-        h[6] = lookup.findVirtual(host, "getSchemeName", text);
-        h[7] = lookup.findVirtual(host, "getHostName", text);
-        h[8] = lookup.findVirtual(host, "getPort", MethodType.methodType(int.class));
-        h[9] = lookup.findVirtual(headers, "getFirstHeader", MethodType.methodType(header, String.class));
-        h[10] = lookup.findVirtual(pair, "getValue", text);
-        h[11] = lookup.findVirtual(response, "getCode", MethodType.methodType(int.class));
+        MethodType number = MethodType.methodType(int.class);
+        h[METHOD] = lookup.findVirtual(request, "getMethod", text);
+        h[HEADER] = lookup.findVirtual(headers, "getFirstHeader", MethodType.methodType(header, String.class));
+        h[STATUS] = lookup.findVirtual(response, "getCode", number);
+        h[PATH] = lookup.findVirtual(request, "getPath", text);
+        h[SCHEME] = lookup.findVirtual(request, "getScheme", text);
+        h[AUTHORITY] = lookup.findVirtual(request, "getAuthority", MethodType.methodType(uriAuthority));
+        h[AUTHORITY_HOST] = lookup.findVirtual(uriAuthority, "getHostName", text);
+        h[AUTHORITY_PORT] = lookup.findVirtual(uriAuthority, "getPort", number);
+        h[TARGET_SCHEME] = lookup.findVirtual(host, "getSchemeName", text);
+        h[TARGET_HOST] = lookup.findVirtual(host, "getHostName", text);
+        h[TARGET_PORT] = lookup.findVirtual(host, "getPort", number);
+        h[HEADER_VALUE] = lookup.findVirtual(pair, "getValue", text);
         ErasedHandles.eraseAll(h);
     }
 
-    String method(Object request) throws Throwable {
-        return (String) method.invokeExact(request);
+    /**
+     * Starts {@code call} for {@code request}: its method and URI, the host from {@code target} (the client's
+     * {@code HttpHost}) or else from the request's authority.
+     */
+    void begin(OutboundCall call, Object target, Object request) throws Throwable {
+        Object named = target == null ? object(AUTHORITY, request) : null;
+        call.begin(this, request, method(request), target != null ? text(TARGET_SCHEME, target)
+                : text(SCHEME, request), host(target, named), port(target, named), path(request), false);
+    }
+
+    private String host(Object target, Object authority) throws Throwable {
+        if (target != null) {
+            return text(TARGET_HOST, target);
+        }
+        return authority == null ? null : text(AUTHORITY_HOST, authority);
+    }
+
+    private int port(Object target, Object authority) throws Throwable {
+        if (target != null) {
+            return number(TARGET_PORT, target);
+        }
+        return authority == null ? -1 : number(AUTHORITY_PORT, authority);
     }
 
     /** The request's path without its query (allocates the cut only when there is a query). */
-    String path(Object request) throws Throwable {
-        String full = (String) path.invokeExact(request);
+    private String path(Object request) throws Throwable {
+        String full = text(PATH, request);
         if (full == null) {
             return null;
         }
@@ -90,36 +98,11 @@ final class ApacheApi extends BoundClientApi {
         return query < 0 ? full : full.substring(0, query);
     }
 
-    String scheme(Object target, Object request) throws Throwable {
-        return target != null ? (String) targetScheme.invokeExact(target) : (String) scheme.invokeExact(request);
-    }
-
-    String host(Object target, Object request) throws Throwable {
-        if (target != null) {
-            return (String) targetHost.invokeExact(target);
-        }
-        Object named = (Object) authority.invokeExact(request);
-        return named == null ? null : (String) authorityHost.invokeExact(named);
-    }
-
-    int port(Object target, Object request) throws Throwable {
-        if (target != null) {
-            return (int) targetPort.invokeExact(target);
-        }
-        Object named = (Object) authority.invokeExact(request);
-        return named == null ? -1 : (int) authorityPort.invokeExact(named);
-    }
-
     /** The first value of header {@code name} of a request or response, or null. */
     @Override
     public String header(Object message, String name) throws Throwable {
-        Object first = (Object) firstHeader.invokeExact(message, name);
-        return first == null ? null : (String) headerValue.invokeExact(first);
-    }
-
-    @Override
-    public int status(Object response) throws Throwable {
-        return (int) status.invokeExact(response);
+        Object first = (Object) handle(HEADER).invokeExact(message, name);
+        return first == null ? null : text(HEADER_VALUE, first);
     }
 
     @Override

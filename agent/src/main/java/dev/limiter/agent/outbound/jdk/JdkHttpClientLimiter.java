@@ -2,6 +2,7 @@ package dev.limiter.agent.outbound.jdk;
 
 import dev.limiter.agent.outbound.OutboundApi;
 import dev.limiter.agent.outbound.OutboundCall;
+import dev.limiter.agent.outbound.ClientAdapter;
 import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
 import dev.limiter.bootstrap.ClientBridge;
@@ -19,43 +20,29 @@ import java.util.concurrent.CompletableFuture;
  * asynchronous call is never parked: rejected, its future fails with that exception; made to wait, it is sent
  * later by {@link DelayedSend} and its future completes then. Nothing is sent before the decision.
  */
-final class JdkHttpClientLimiter implements OutboundClients.Adapter, OutboundApi {
-
-    private final OutboundGate gate;
+final class JdkHttpClientLimiter extends ClientAdapter implements OutboundApi {
 
     JdkHttpClientLimiter(OutboundGate gate) {
-        this.gate = gate;
+        super(gate, "java.net.http.HttpClient");
     }
 
-
+    /** {@code send(request, handler)} or {@code sendAsync(request, handler[, push])} of {@code client}. */
     @Override
-    public Object onCallStart(Object client, Object request, Object handler, Object push, boolean async) {
-        RuleSet rules = gate.clientRules();
-        if (rules == null || !(request instanceof HttpRequest)) {
+    protected Object decide(RuleSet rules, OutboundCall call, Object client, Object request, Object handler,
+            Object push, boolean async) {
+        if (!(request instanceof HttpRequest outgoing)) {
             return null;
         }
-        HttpRequest outgoing = (HttpRequest) request;
         URI uri = outgoing.uri();
-        OutboundCall call = gate.call();
         call.begin(this, request, outgoing.method(), uri.getScheme(), uri.getHost(), uri.getPort(), uri.getPath(),
                 async);
-        try {
-            switch (gate.decide(rules, call)) {
-                case OutboundGate.REJECT:
-                    Throwable rejection = OutboundGate.rejection(call);
-                    return async ? CompletableFuture.failedFuture(rejection) : rejection;
-                case OutboundGate.DELAY:
-                    return DelayedSend.schedule(client, outgoing, handler, push, call.delayNanos(), call.delayed(),
-                            call.endToken());
-                default:
-                    if (call.endToken() != null) {
-                        ClientBridge.hold(call.endToken());
-                    }
-                    return null;
-            }
-        } finally {
-            call.end();
+        int verdict = gate.decide(rules, call);
+        if (verdict == OutboundGate.DELAY) {
+            return DelayedSend.schedule(client, outgoing, handler, push, call.delayNanos(), call.delayed(),
+                    call.endToken());
         }
+        Object answer = OutboundGate.answerBlocking(call, verdict);
+        return async && answer != null ? CompletableFuture.failedFuture((Throwable) answer) : answer;
     }
 
     @Override

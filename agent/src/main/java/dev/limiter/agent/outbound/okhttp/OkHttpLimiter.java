@@ -1,10 +1,10 @@
 package dev.limiter.agent.outbound.okhttp;
 
+import dev.limiter.agent.outbound.ClientAdapter;
 import dev.limiter.agent.outbound.OutboundCall;
 import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
 import dev.limiter.bootstrap.ClientBridge;
-import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.rules.RuleSet;
 
 /**
@@ -18,54 +18,27 @@ import dev.limiter.rules.RuleSet;
  * thread waits), and a call whose end matters ({@code concurrency}, {@code honor-retry-after}) is enqueued with a
  * callback that tells {@link CallbackEnd} first. Nothing is sent before the decision.
  */
-final class OkHttpLimiter implements OutboundClients.Adapter {
+final class OkHttpLimiter extends ClientAdapter {
 
     /** What the woven {@code enqueue} gets when the agent has answered its callback: it returns at once. */
     private static final Object ANSWERED = new Object();
 
-    private final OutboundGate gate;
-
     OkHttpLimiter(OutboundGate gate) {
-        this.gate = gate;
+        super(gate, "OkHttp");
     }
 
     /** {@code callback} is {@code enqueue}'s argument, null for {@code execute()}. */
     @Override
-    public Object onCallStart(Object call, Object callback, Object unused, Object none, boolean async) {
-        RuleSet rules = gate.clientRules();
-        if (rules == null) {
-            return null;
-        }
+    protected Object decide(RuleSet rules, OutboundCall decision, Object call, Object callback, Object unused,
+            Object none, boolean async) throws Throwable {
         OkHttpApi api = OkHttpApi.of(call);
-        if (!api.usable(gate.log(), "OkHttp")) {
+        if (!usable(api)) {
             return null;
         }
-        OutboundCall decision = gate.call();
-        try {
-            Object request = api.request(call);
-            Object url = api.url(request);
-            decision.begin(api, request, api.method(request), api.scheme(url), api.host(url), api.port(url),
-                    api.path(url), async);
-            int verdict = gate.decide(rules, decision);
-            return async ? enqueued(api, call, callback, decision, verdict) : executed(decision, verdict);
-        } catch (Throwable t) {
-            LimiterBridge.countInternalError();
-            gate.log().warn("limiter: could not decide an OkHttp call; it is sent unchecked", t);
-            return null;
-        } finally {
-            decision.end();
-        }
-    }
-
-    /** {@code execute()}: the rejection to throw, or null to run it (holding what waits for its end). */
-    private static Object executed(OutboundCall decision, int verdict) {
-        if (verdict == OutboundGate.REJECT) {
-            return OutboundGate.rejection(decision);
-        }
-        if (decision.endToken() != null) {
-            ClientBridge.hold(decision.endToken());
-        }
-        return null; // a blocking call is never delayed: it waited in the gate
+        api.begin(decision, call, async);
+        int verdict = gate.decide(rules, decision);
+        return async ? enqueued(api, call, callback, decision, verdict)
+                : OutboundGate.answerBlocking(decision, verdict);
     }
 
     /** {@code enqueue(callback)}: null to run it untouched, else {@link #ANSWERED} once the agent answered it. */
