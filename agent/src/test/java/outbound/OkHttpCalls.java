@@ -12,7 +12,7 @@ import okhttp3.Request;
 import okhttp3.Response;
 
 /**
- * Calls the local {@link PartnerServer} with OkHttp 4, run with the packaged agent by
+ * Calls the local {@link PartnerServer} with OkHttp (4 or 5, whichever is on the class path), run with the packaged agent by
  * {@code OutboundOkHttpClientJarLayoutTest}; each scenario prints one line {@code name: k=v ...}.
  */
 public final class OkHttpCalls {
@@ -27,6 +27,8 @@ public final class OkHttpCalls {
     private static void play(String partner, String[] scenarios) throws Exception {
         base = partner;
         client = new OkHttpClient();
+        // read, not the compile-time constant (inlined from the OkHttp this was compiled against)
+        System.out.println("okhttp-version: " + Class.forName("okhttp3.OkHttp").getField("VERSION").get(null));
         for (String scenario : scenarios) {
             switch (scenario) {
                 case "okhttp-reject" -> BlockingScenarios.reject(scenario, OkHttpCalls::get);

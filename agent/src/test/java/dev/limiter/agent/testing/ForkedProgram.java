@@ -22,12 +22,21 @@ public record ForkedProgram(String out, String err) {
     /** Runs {@code main} with {@code args}, the agent reading {@code rules} (written to {@code dir}). */
     public static ForkedProgram run(Path dir, String rules, List<String> libraryClasses, String main,
             List<String> args) throws Exception {
+        List<Path> jars = new ArrayList<>();
+        for (String type : libraryClasses) {
+            jars.add(Path.of(Class.forName(type).getProtectionDomain().getCodeSource().getLocation().toURI()));
+        }
+        return runWith(dir, rules, jars, main, args);
+    }
+
+    /** {@link #run}, the libraries being {@code jars} rather than the test class path's. */
+    public static ForkedProgram runWith(Path dir, String rules, List<Path> jars, String main, List<String> args)
+            throws Exception {
         Path file = dir.resolve("rules.yml");
         Files.writeString(file, rules);
         List<String> classPath = new ArrayList<>(List.of(PackagedAgent.testClasses()));
-        for (String type : libraryClasses) {
-            classPath.add(Path.of(Class.forName(type).getProtectionDomain().getCodeSource().getLocation().toURI())
-                    .toString());
+        for (Path jar : jars) {
+            classPath.add(jar.toString());
         }
         List<String> command = new ArrayList<>(List.of(PackagedAgent.java(), "-javaagent:" + PackagedAgent.jar()
                 + "=rules=" + file, "-cp", String.join(File.pathSeparator, classPath), main));

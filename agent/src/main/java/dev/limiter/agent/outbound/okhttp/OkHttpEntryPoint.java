@@ -10,7 +10,7 @@ import dev.limiter.rules.reload.RuleSetHolder;
 import net.bytebuddy.jar.asm.Opcodes;
 
 /**
- * OkHttp 4: its one {@code Call} implementation, {@code okhttp3.internal.connection.RealCall}, whose
+ * OkHttp 4 and 5: its one {@code Call} implementation, {@code okhttp3.internal.connection.RealCall}, whose
  * {@code execute()} and {@code enqueue(Callback)} every call of an {@code OkHttpClient} runs once (Retrofit's too).
  */
 public final class OkHttpEntryPoint extends ClientEntryPoint {

@@ -8,7 +8,7 @@ import dev.limiter.bootstrap.ClientBridge;
 import dev.limiter.rules.RuleSet;
 
 /**
- * The OkHttp 4 adapter of the outbound gate, called from the woven {@code RealCall.execute()} and
+ * The OkHttp (4 and 5) adapter of the outbound gate, called from the woven {@code RealCall.execute()} and
  * {@code enqueue(Callback)} through {@link ClientBridge} and {@link OutboundClients}.
  *
  * <p>{@code execute()} is blocking: a call that must wait parks its thread in the gate, a rejected one throws
