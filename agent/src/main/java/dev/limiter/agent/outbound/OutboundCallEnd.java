@@ -12,7 +12,7 @@ import java.util.function.BiConsumer;
  * for every client in the JVM; and the permits it held ({@code concurrency}) go back. Runs once, however the call
  * ends (an answer, a failure, a cancel); never throws into the client.
  */
-public final class OutboundCallEnd implements BiConsumer<Object, Throwable> {
+public final class OutboundCallEnd implements BiConsumer<Object, Throwable>, CallHold {
 
     private final OutboundApi answers;
     private final PermitRelease permits;
@@ -30,12 +30,19 @@ public final class OutboundCallEnd implements BiConsumer<Object, Throwable> {
      * The call method returned {@code result}: a future of the response (it ends when that completes) or the
      * response itself.
      */
-    public void returned(Object result) {
+    @Override
+    public Object returned(Object result) {
         if (result instanceof CompletableFuture<?> future) {
             future.whenComplete(this);
         } else {
             accept(result, null);
         }
+        return result;
+    }
+
+    @Override
+    public void threw() {
+        accept(null, null);
     }
 
     /** The call ended with {@code response} or {@code failure} (a completion stage's signal). */

@@ -89,19 +89,19 @@ public final class OutboundClients implements ClientDelegate {
     /** The call returned: a blocking call's response has come; an asynchronous call's future will. */
     @Override
     public Object onExchangeReturn(Object result, Object token) {
-        OutboundCallEnd end = (OutboundCallEnd) token;
+        CallHold hold = (CallHold) token;
         try {
-            end.returned(result);
+            return hold.returned(result);
         } catch (Throwable t) {
-            end.accept(null, t);
+            hold.threw();
             LimiterBridge.countInternalError();
             log.warn("limiter: could not wait for the end of an outgoing call; its permits are released now", t);
+            return result;
         }
-        return result;
     }
 
     @Override
     public void onExchangeFailed(Object token) {
-        ((OutboundCallEnd) token).accept(null, null);
+        ((CallHold) token).threw();
     }
 }

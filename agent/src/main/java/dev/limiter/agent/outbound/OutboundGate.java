@@ -69,6 +69,15 @@ public final class OutboundGate extends CallGate<OutboundCall> {
         return buffers();
     }
 
+    /**
+     * True if any rule of {@code rules} matches {@code call} (set up by {@link OutboundCall#begin}): for a client
+     * whose call is decided later, when it is sent, and which wraps only the calls a rule may limit.
+     */
+    public boolean matches(RuleSet rules, OutboundCall call) {
+        call.match(rules);
+        return call.count > 0;
+    }
+
     /** Decides {@code call} (set up by {@link OutboundCall#begin}) against {@code rules}: {@link #SEND}, ... */
     public int decide(RuleSet rules, OutboundCall call) {
         call.match(rules);

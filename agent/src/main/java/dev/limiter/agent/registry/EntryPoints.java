@@ -9,6 +9,7 @@ import dev.limiter.agent.micronaut.MicronautEntryPoint;
 import dev.limiter.agent.outbound.apache.ApacheClassicEntryPoint;
 import dev.limiter.agent.outbound.jdk.JdkHttpClientEntryPoint;
 import dev.limiter.agent.outbound.okhttp.OkHttpEntryPoint;
+import dev.limiter.agent.outbound.webclient.WebClientEntryPoint;
 import dev.limiter.agent.quarkus.QuarkusRestEntryPoint;
 import dev.limiter.agent.servlet.ServletEntryPoint;
 import dev.limiter.agent.vertx.VertxWebEntryPoint;
@@ -33,6 +34,7 @@ public final class EntryPoints {
         new MicronautEntryPoint(),
         new JdkHttpClientEntryPoint(),
         new OkHttpEntryPoint(),
+        new WebClientEntryPoint(),
     };
 
     private EntryPoints() {

@@ -1,0 +1,136 @@
+package dev.limiter.agent.outbound.webclient;
+
+import dev.limiter.agent.http.BindingCache;
+import dev.limiter.agent.http.ErasedHandles;
+import dev.limiter.agent.outbound.BoundClientApi;
+import dev.limiter.agent.outbound.OutboundCall;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Spring WebFlux's {@code ClientRequest} and {@code ClientResponse}, and the few Reactor {@code Mono} operators a
+ * deferred decision needs, as the application's loader sees them (handles found once per request class,
+ * {@link ErasedHandles}): Spring 6 and 7, Reactor 3.5 and later.
+ */
+final class WebClientApi extends BoundClientApi {
+
+    private static final int URL = OWN_HANDLES;
+    private static final int HTTP_METHOD = OWN_HANDLES + 1;
+    private static final int HEADERS = OWN_HANDLES + 2;
+    private static final int REQUEST_EXCEPTION = OWN_HANDLES + 3;
+    private static final int DEFER = OWN_HANDLES + 4;
+    private static final int ERROR = OWN_HANDLES + 5;
+    private static final int DELAY_SUBSCRIPTION = OWN_HANDLES + 6;
+    private static final int DO_ON_SUBSCRIBE = OWN_HANDLES + 7;
+    private static final int DO_ON_CANCEL = OWN_HANDLES + 8;
+    private static final int DO_ON_NEXT = OWN_HANDLES + 9;
+    private static final int DO_FINALLY = OWN_HANDLES + 10;
+
+    private static final BindingCache<WebClientApi> BY_REQUEST_CLASS =
+            BindingCache.of(MethodHandles.lookup(), WebClientApi.class, DO_FINALLY + 1);
+
+    /** The API as the loader of {@code request}'s class (a {@code ClientRequest}) sees it. */
+    static WebClientApi of(Object request) {
+        return BY_REQUEST_CLASS.of(request);
+    }
+
+    private WebClientApi(MethodHandle[] h, Throwable problem) {
+        super(h, problem);
+    }
+
+    private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
+        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+        String client = "org.springframework.web.reactive.function.client.";
+        Class<?> request = ErasedHandles.type(client + "ClientRequest", loader);
+        Class<?> response = ErasedHandles.type(client + "ClientResponse", loader);
+        Class<?> responseHeaders = ErasedHandles.type(client + "ClientResponse$Headers", loader);
+        Class<?> failure = ErasedHandles.type(client + "WebClientRequestException", loader);
+        Class<?> httpMethod = ErasedHandles.type("org.springframework.http.HttpMethod", loader);
+        Class<?> headers = ErasedHandles.type("org.springframework.http.HttpHeaders", loader);
+        Class<?> status = ErasedHandles.type("org.springframework.http.HttpStatusCode", loader);
+        Class<?> mono = ErasedHandles.type("reactor.core.publisher.Mono", loader);
+        MethodType named = MethodType.methodType(String.class, String.class);
+        h[HTTP_METHOD] = lookup.findVirtual(request, "method", MethodType.methodType(httpMethod));
+        h[HEADERS] = lookup.findVirtual(request, "headers", MethodType.methodType(headers));
+        h[URL] = lookup.findVirtual(request, "url", MethodType.methodType(URI.class));
+        h[METHOD] = MethodHandles.filterReturnValue(h[HTTP_METHOD],
+                lookup.findVirtual(httpMethod, "name", MethodType.methodType(String.class)));
+        h[HEADER] = MethodHandles.filterArguments(lookup.findVirtual(headers, "getFirst", named), 0, h[HEADERS]);
+        h[STATUS] = MethodHandles.filterReturnValue(
+                lookup.findVirtual(response, "statusCode", MethodType.methodType(status)),
+                lookup.findVirtual(status, "value", MethodType.methodType(int.class)));
+        h[RESPONSE_HEADER] = MethodHandles.filterReturnValue(MethodHandles.filterArguments(
+                lookup.findVirtual(responseHeaders, "header", MethodType.methodType(List.class, String.class)), 0,
+                lookup.findVirtual(response, "headers", MethodType.methodType(responseHeaders))),
+                MethodHandles.lookup().findStatic(WebClientApi.class, "first",
+                        MethodType.methodType(String.class, List.class)));
+        h[REQUEST_EXCEPTION] = lookup.findConstructor(failure,
+                MethodType.methodType(void.class, Throwable.class, httpMethod, URI.class, headers));
+        h[DEFER] = lookup.findStatic(mono, "defer", MethodType.methodType(mono, Supplier.class));
+        h[ERROR] = lookup.findStatic(mono, "error", MethodType.methodType(mono, Throwable.class));
+        h[DELAY_SUBSCRIPTION] = lookup.findVirtual(mono, "delaySubscription",
+                MethodType.methodType(mono, Duration.class));
+        h[DO_ON_SUBSCRIBE] = lookup.findVirtual(mono, "doOnSubscribe", MethodType.methodType(mono, Consumer.class));
+        h[DO_ON_CANCEL] = lookup.findVirtual(mono, "doOnCancel", MethodType.methodType(mono, Runnable.class));
+        h[DO_ON_NEXT] = lookup.findVirtual(mono, "doOnNext", MethodType.methodType(mono, Consumer.class));
+        h[DO_FINALLY] = lookup.findVirtual(mono, "doFinally", MethodType.methodType(mono, Consumer.class));
+        ErasedHandles.eraseAll(h);
+    }
+
+    private static String first(List<String> values) {
+        return values == null || values.isEmpty() ? null : values.get(0);
+    }
+
+    /** Starts {@code call} for {@code request}: its method and URL; the call is asynchronous (never parks). */
+    void begin(OutboundCall call, Object request) throws Throwable {
+        URI url = (URI) handle(URL).invokeExact(request);
+        call.begin(this, request, method(request), url.getScheme(), url.getHost(), url.getPort(), url.getPath(),
+                true);
+    }
+
+    /**
+     * What a rejected request's {@code Mono} fails with: Spring's {@code WebClientRequestException}, as for a
+     * request that could not be sent, its cause being {@code rejection}.
+     */
+    Object requestException(Throwable rejection, Object request) throws Throwable {
+        return (Object) handle(REQUEST_EXCEPTION).invokeExact(rejection, object(HTTP_METHOD, request),
+                (URI) handle(URL).invokeExact(request), object(HEADERS, request));
+    }
+
+    /** {@code Mono.defer(supplier)}. */
+    Object defer(Supplier<?> supplier) throws Throwable {
+        return (Object) handle(DEFER).invokeExact(supplier);
+    }
+
+    /** {@code Mono.error(failure)}. */
+    Object error(Throwable failure) throws Throwable {
+        return (Object) handle(ERROR).invokeExact(failure);
+    }
+
+    /** {@code mono.delaySubscription(nanos)}: subscribed later on Reactor's timer, no thread waits. */
+    Object delaySubscription(Object mono, long nanos) throws Throwable {
+        return (Object) handle(DELAY_SUBSCRIPTION).invokeExact(mono, Duration.ofNanos(nanos));
+    }
+
+    Object doOnSubscribe(Object mono, Consumer<Object> action) throws Throwable {
+        return (Object) handle(DO_ON_SUBSCRIBE).invokeExact(mono, action);
+    }
+
+    Object doOnCancel(Object mono, Runnable action) throws Throwable {
+        return (Object) handle(DO_ON_CANCEL).invokeExact(mono, action);
+    }
+
+    Object doOnNext(Object mono, Consumer<Object> action) throws Throwable {
+        return (Object) handle(DO_ON_NEXT).invokeExact(mono, action);
+    }
+
+    Object doFinally(Object mono, Consumer<Object> action) throws Throwable {
+        return (Object) handle(DO_FINALLY).invokeExact(mono, action);
+    }
+}

@@ -1,0 +1,101 @@
+package dev.limiter.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.limiter.agent.testing.ForkedProgram;
+import java.net.JarURLConnection;
+import java.net.URL;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code http-client:} rules on Spring's {@code WebClient} (Spring 7, Reactor Netty), with the packaged
+ * {@code limiter.jar} in a forked JVM that calls a local server ({@code outbound.WebClientCalls}): a request
+ * rejected with {@code WebClientRequestException} caused by {@code OutboundRateLimitException} and nothing sent;
+ * paced from one thread and, subscribed all at once, on Reactor's timer; a {@code Retry-After} answer pausing the
+ * key; a {@code concurrency} limit given back as responses come; a {@code Mono} decided at each subscription.
+ */
+class OutboundWebClientJarLayoutTest {
+
+    private static final String RULES = """
+            version: 1
+            rules:
+              - id: webclient-reject
+                match: { http-client: { host: 127.0.0.1, paths: ['/webclient-reject/**', '/webclient-lazy/**'] } }
+                strategy: token-bucket   # the next permit in 30 min, whenever the test runs
+                limit: 2
+                window: 1h
+              - id: webclient-pace
+                match: { http-client: { host: 127.0.0.1, paths: ['/webclient-pace/**', '/webclient-async-pace/**'] } }
+                strategy: leaky-bucket
+                limit: 40
+                window: 1s
+                capacity: 1
+                on-limit: wait
+                max-wait: 30s
+              - id: webclient-busy
+                match: { http-client: { host: 127.0.0.1, path: '/webclient-busy/**' } }
+                limit: 1000
+                window: 1s
+                honor-retry-after: true
+              - id: webclient-in-flight
+                match: { http-client: { host: 127.0.0.1, path: '/webclient-in-flight/**' } }
+                strategy: concurrency
+                limit: 2
+            """;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void exchangesAreRejectedPacedPausedAndDecidedPerSubscription() throws Exception {
+        ForkedProgram run = ForkedProgram.runWith(dir, RULES, springAndReactor(), "outbound.WebClientCalls",
+                List.of("webclient-reject", "webclient-wrapped", "webclient-pace", "webclient-async-pace",
+                        "webclient-retry", "webclient-in-flight", "webclient-lazy"));
+        assertThat(run.line("webclient-reject")).as(run.err())
+                .isEqualTo("webclient-reject: outcomes=OK,OK,REJ,REJ,REJ, hits=2 rejection=webclient-reject/true");
+        assertThat(run.line("webclient-wrapped")).isEqualTo(
+                "webclient-wrapped: type=WebClientRequestException cause=OutboundRateLimitException"
+                        + " url=/webclient-reject/wrapped");
+        assertThat(run.line("webclient-pace")).contains("hits=41");
+        assertThat(run.number("webclient-pace", "millis")).as("41 calls at 40/s").isBetween(900L, 1_250L);
+        assertThat(run.line("webclient-async-pace")).contains("ok=41", "hits=41");
+        assertThat(run.number("webclient-async-pace", "millis")).as("41 subscribed at once, 40/s")
+                .isBetween(900L, 1_250L);
+        assertThat(run.number("webclient-async-pace", "threadsAdded")).as("no thread per waiting call")
+                .isLessThan(8L);
+        assertThat(run.line("webclient-retry")).contains("first=429", "after=200", "hits=2");
+        assertThat(run.number("webclient-retry", "retryAfter")).as("what is left of Retry-After: 1")
+                .isBetween(800L, 1_000L);
+        assertThat(run.line("webclient-in-flight")).as("2 at once, given back with their responses")
+                .isEqualTo("webclient-in-flight: first=2 second=2 rejected=0");
+        assertThat(run.line("webclient-lazy")).as("nothing decided or sent when made; each subscription decided")
+                .isEqualTo("webclient-lazy: before=0 outcomes=REJ,REJ,REJ, hits=0");
+        assertThat(run.err()).as("nothing of ours failed").doesNotContain("limiter: could not", "not supported",
+                "SEVERE");
+    }
+
+    /** Spring, Reactor, Reactor Netty and Netty, as the test class path has them. */
+    private static List<Path> springAndReactor() throws Exception {
+        List<Path> jars = new ArrayList<>();
+        Enumeration<URL> manifests = OutboundWebClientJarLayoutTest.class.getClassLoader()
+                .getResources("META-INF/MANIFEST.MF");
+        while (manifests.hasMoreElements()) {
+            URL manifest = manifests.nextElement();
+            if (!"jar".equals(manifest.getProtocol())) {
+                continue;
+            }
+            Path jar = Path.of(((JarURLConnection) manifest.openConnection()).getJarFileURL().toURI());
+            String path = jar.toString().replace('\\', '/');
+            if (path.matches(".*/(org/springframework|io/projectreactor|io/netty|org/reactivestreams|io/micrometer"
+                    + "|commons-logging)/.*")) {
+                jars.add(jar);
+            }
+        }
+        return jars;
+    }
+}
