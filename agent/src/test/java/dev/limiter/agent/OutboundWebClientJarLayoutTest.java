@@ -3,11 +3,7 @@ package dev.limiter.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limiter.agent.testing.ForkedProgram;
-import java.net.JarURLConnection;
-import java.net.URL;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Enumeration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,12 +44,16 @@ class OutboundWebClientJarLayoutTest {
                 limit: 2
             """;
 
+    /** Spring, Reactor, Reactor Netty and Netty, as the test class path has them. */
+    static final String SPRING_AND_REACTOR =
+            ".*/(org/springframework|io/projectreactor|io/netty|org/reactivestreams|io/micrometer|commons-logging)/.*";
+
     @TempDir
     Path dir;
 
     @Test
     void exchangesAreRejectedPacedPausedAndDecidedPerSubscription() throws Exception {
-        ForkedProgram run = ForkedProgram.runWith(dir, RULES, springAndReactor(), "outbound.WebClientCalls",
+        ForkedProgram run = ForkedProgram.runWith(dir, RULES, ForkedProgram.testJars(SPRING_AND_REACTOR), "outbound.WebClientCalls",
                 List.of("webclient-reject", "webclient-wrapped", "webclient-pace", "webclient-async-pace",
                         "webclient-retry", "webclient-in-flight", "webclient-lazy"));
         assertThat(run.line("webclient-reject")).as(run.err())
@@ -77,25 +77,5 @@ class OutboundWebClientJarLayoutTest {
                 .isEqualTo("webclient-lazy: before=0 outcomes=REJ,REJ,REJ, hits=0");
         assertThat(run.err()).as("nothing of ours failed").doesNotContain("limiter: could not", "not supported",
                 "SEVERE");
-    }
-
-    /** Spring, Reactor, Reactor Netty and Netty, as the test class path has them. */
-    private static List<Path> springAndReactor() throws Exception {
-        List<Path> jars = new ArrayList<>();
-        Enumeration<URL> manifests = OutboundWebClientJarLayoutTest.class.getClassLoader()
-                .getResources("META-INF/MANIFEST.MF");
-        while (manifests.hasMoreElements()) {
-            URL manifest = manifests.nextElement();
-            if (!"jar".equals(manifest.getProtocol())) {
-                continue;
-            }
-            Path jar = Path.of(((JarURLConnection) manifest.openConnection()).getJarFileURL().toURI());
-            String path = jar.toString().replace('\\', '/');
-            if (path.matches(".*/(org/springframework|io/projectreactor|io/netty|org/reactivestreams|io/micrometer"
-                    + "|commons-logging)/.*")) {
-                jars.add(jar);
-            }
-        }
-        return jars;
     }
 }

@@ -9,6 +9,7 @@ import dev.limiter.agent.micronaut.MicronautEntryPoint;
 import dev.limiter.agent.outbound.apache.ApacheClassicEntryPoint;
 import dev.limiter.agent.outbound.jdk.JdkHttpClientEntryPoint;
 import dev.limiter.agent.outbound.okhttp.OkHttpEntryPoint;
+import dev.limiter.agent.outbound.urlconnection.UrlConnectionEntryPoint;
 import dev.limiter.agent.outbound.webclient.WebClientEntryPoint;
 import dev.limiter.agent.quarkus.QuarkusRestEntryPoint;
 import dev.limiter.agent.servlet.ServletEntryPoint;
@@ -35,6 +36,7 @@ public final class EntryPoints {
         new JdkHttpClientEntryPoint(),
         new OkHttpEntryPoint(),
         new WebClientEntryPoint(),
+        new UrlConnectionEntryPoint(),
     };
 
     private EntryPoints() {

@@ -3,10 +3,13 @@ package dev.limiter.agent.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
+import java.net.JarURLConnection;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Enumeration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -49,6 +52,25 @@ public record ForkedProgram(String out, String err) {
                 Files.readString(err, StandardCharsets.UTF_8));
         assertThat(process.exitValue()).as(run.out() + run.err()).isZero();
         return run;
+    }
+
+    /**
+     * The jars of the test class path whose path matches the regular expression {@code pattern} (a library and what
+     * it depends on, by the folders of their Maven groups), for {@link #runWith}.
+     */
+    public static List<Path> testJars(String pattern) throws Exception {
+        List<Path> jars = new ArrayList<>();
+        Enumeration<URL> manifests = ForkedProgram.class.getClassLoader().getResources("META-INF/MANIFEST.MF");
+        while (manifests.hasMoreElements()) {
+            URL manifest = manifests.nextElement();
+            if ("jar".equals(manifest.getProtocol())) {
+                Path jar = Path.of(((JarURLConnection) manifest.openConnection()).getJarFileURL().toURI());
+                if (jar.toString().replace('\\', '/').matches(pattern)) {
+                    jars.add(jar);
+                }
+            }
+        }
+        return jars;
     }
 
     /** The line the program printed for scenario {@code name} ({@code name: ...}), or "". */

@@ -1,0 +1,91 @@
+package dev.limiter.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.limiter.agent.testing.ForkedProgram;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code http-client:} rules on the JDK's {@code HttpURLConnection}, with the packaged {@code limiter.jar} in a forked
+ * JVM that calls a local server ({@code outbound.UrlConnectionCalls}): GETs read the usual way (status, a header,
+ * the body: several {@code getInputStream} calls for one request) rejected with {@code OutboundRateLimitException}
+ * and paced; a POST decided once, at {@code getOutputStream}, and rejected again by its later calls; a
+ * {@code Retry-After} answer pausing the key; {@code concurrency} permits given back with the response, and by a
+ * connection dropped unread once it is collected; a plain {@code RestTemplate}'s rejection as Spring's
+ * {@code ResourceAccessException}.
+ */
+class OutboundUrlConnectionJarLayoutTest {
+
+    private static final String RULES = """
+            version: 1
+            rules:
+              - id: urlconnection-reject
+                match: { http-client: { host: 127.0.0.1, path: '/urlconnection-reject/**' } }
+                strategy: token-bucket   # the next permit in 30 min, whenever the test runs
+                limit: 2
+                window: 1h
+              - id: urlconnection-rest
+                match: { http-client: { host: 127.0.0.1, path: '/urlconnection-rest/**' } }
+                strategy: token-bucket
+                limit: 2
+                window: 1h
+              - id: urlconnection-post
+                match: { http-client: { host: 127.0.0.1, path: '/urlconnection-post/**', methods: [POST] } }
+                strategy: token-bucket
+                limit: 1
+                window: 1h
+              - id: urlconnection-pace
+                match: { http-client: { host: 127.0.0.1, path: '/urlconnection-pace/**' } }
+                strategy: leaky-bucket
+                limit: 40
+                window: 1s
+                capacity: 1
+                on-limit: wait
+                max-wait: 30s
+              - id: urlconnection-busy
+                match: { http-client: { host: 127.0.0.1, path: '/urlconnection-busy/**' } }
+                limit: 1000
+                window: 1s
+                honor-retry-after: true
+              - id: urlconnection-in-flight
+                match: { http-client: { host: 127.0.0.1, path: '/urlconnection-in-flight/**' } }
+                strategy: concurrency
+                limit: 2
+              - id: urlconnection-dropped
+                match: { http-client: { host: 127.0.0.1, path: '/urlconnection-dropped/**' } }
+                strategy: concurrency
+                limit: 1
+            """;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void connectionsAreDecidedOnceRejectedPacedPausedAndReleased() throws Exception {
+        ForkedProgram run = ForkedProgram.runWith(dir, RULES,
+                ForkedProgram.testJars(".*/(org/springframework|commons-logging|io/micrometer)/.*"),
+                "outbound.UrlConnectionCalls", List.of("urlconnection-reject", "urlconnection-pace",
+                        "urlconnection-post", "urlconnection-retry", "urlconnection-in-flight",
+                        "urlconnection-dropped", "urlconnection-rest-template"));
+        assertThat(run.line("urlconnection-reject")).as(run.err()).isEqualTo(
+                "urlconnection-reject: outcomes=OK,OK,REJ,REJ,REJ, hits=2 rejection=urlconnection-reject/true");
+        assertThat(run.line("urlconnection-pace")).contains("hits=41");
+        assertThat(run.number("urlconnection-pace", "millis")).as("41 calls at 40/s").isBetween(900L, 1_250L);
+        assertThat(run.line("urlconnection-post")).as("decided once; its later calls rejected without a decision")
+                .isEqualTo("urlconnection-post: outcomes=200,REJ,again, hits=1");
+        assertThat(run.line("urlconnection-retry")).contains("first=429", "after=200", "hits=2");
+        assertThat(run.number("urlconnection-retry", "retryAfter")).as("what is left of Retry-After: 1")
+                .isBetween(800L, 1_000L);
+        assertThat(run.line("urlconnection-in-flight")).as("2 at once, given back with their responses")
+                .isEqualTo("urlconnection-in-flight: first=2 second=2 rejected=0");
+        assertThat(run.line("urlconnection-dropped")).as("held while the connection lives, back once collected")
+                .isEqualTo("urlconnection-dropped: whileHeld=REJ afterDrop=OK");
+        assertThat(run.line("urlconnection-rest-template")).isEqualTo(
+                "urlconnection-rest-template: outcomes=OK,OK,REJ, cause=OutboundRateLimitException hits=2");
+        assertThat(run.err()).as("nothing of ours failed").doesNotContain("limiter: could not", "not supported",
+                "cannot let module", "SEVERE");
+    }
+}
