@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The ASM advice of the WebFlux entry point, loaded and run for real against stand-ins of the three types its
- * bytecode names (generated under Spring's and Reactor's names in a loader of their own; the agent's tests do not
- * have Spring): the rejection replaces the handler, a held token wraps every return, a throw gives the token
+ * bytecode names (generated under Spring's and Reactor's names in a loader of their own, which defines them before
+ * asking its parent: the test class path has the real ones too): the rejection replaces the handler, a held token wraps every return, a throw gives the token
  * back once, and a failing delegate leaves the exchange alone. The real classes run in the forked-server tests
  * (SpringBoot3/4WebfluxLimiterTest).
  */
@@ -166,14 +166,18 @@ class ReactiveEntryAdviceTest {
             byte[] woven = EntryPointWeaver.weave(adapterClass(), WeaveTarget.named("webflux").bit);
             assertThat(woven).as("woven").isNotNull();
             classes.put(ADAPTER, woven);
+            // the stand-ins first: the test class path has the real Spring and Reactor (for the WebClient test)
             ClassLoader loader = new ClassLoader(ReactiveEntryAdviceTest.class.getClassLoader()) {
                 @Override
-                protected Class<?> findClass(String name) throws ClassNotFoundException {
-                    byte[] file = classes.get(name.replace('.', '/'));
-                    if (file == null) {
-                        throw new ClassNotFoundException(name);
+                protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+                    synchronized (getClassLoadingLock(name)) {
+                        Class<?> loaded = findLoadedClass(name);
+                        if (loaded != null) {
+                            return loaded;
+                        }
+                        byte[] file = classes.get(name.replace('.', '/'));
+                        return file == null ? super.loadClass(name, resolve) : defineClass(name, file, 0, file.length);
                     }
-                    return defineClass(name, file, 0, file.length);
                 }
             };
             adapter = loader.loadClass(ADAPTER.replace('/', '.'));
