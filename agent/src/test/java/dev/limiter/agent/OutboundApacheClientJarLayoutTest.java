@@ -2,6 +2,7 @@ package dev.limiter.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limiter.agent.testing.ClientRules;
 import dev.limiter.agent.testing.ForkedProgram;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,29 +17,17 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OutboundApacheClientJarLayoutTest {
 
-    private static final String RULES = """
-            version: 1
-            rules:
+    private static final String RULES = ClientRules.file(
+            """
               - id: apache-reject
                 match: { http-client: { host: 127.0.0.1, path: '/apache-reject/**', methods: [GET] } }
                 strategy: token-bucket   # the next permit in 30 min, whenever the test runs
                 limit: 2
                 window: 1h
-              - id: apache-pace
-                match: { http-client: { host: 127.0.0.1, path: '/apache-pace/**' } }
-                strategy: leaky-bucket
-                limit: 40
-                window: 1s
-                capacity: 1
-                on-limit: wait
-                max-wait: 30s
-              - id: apache-busy
-                match: { http-client: { host: 127.0.0.1, path: '/apache-busy/**' } }
-                key: host
-                limit: 1000
-                window: 1s
-                honor-retry-after: true
-            """;
+            """,
+            ClientRules.paced("apache-pace", 40, "/apache-pace/**"),
+            ClientRules.rule("apache-busy", new String[] {"/apache-busy/**"}, "key: host", "limit: 1000", "window: 1s",
+                    "honor-retry-after: true"));
 
     @TempDir
     Path dir;

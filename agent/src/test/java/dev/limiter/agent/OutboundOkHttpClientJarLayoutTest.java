@@ -2,6 +2,7 @@ package dev.limiter.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limiter.agent.testing.ClientRules;
 import dev.limiter.agent.testing.ForkedProgram;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,37 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OutboundOkHttpClientJarLayoutTest {
 
-    private static final String RULES = """
-            version: 1
-            rules:
-              - id: okhttp-reject
-                match: { http-client: { host: 127.0.0.1, path: '/okhttp-reject/**' } }
-                strategy: token-bucket   # the next permit in 30 min, whenever the test runs
-                limit: 2
-                window: 1h
-              - id: okhttp-async-reject
-                match: { http-client: { host: 127.0.0.1, path: '/okhttp-async-reject/**' } }
-                strategy: token-bucket   # the next permit in 30 min, whenever the test runs
-                limit: 2
-                window: 1h
-              - id: okhttp-pace
-                match: { http-client: { host: 127.0.0.1, paths: ['/okhttp-pace/**', '/okhttp-async-pace/**'] } }
-                strategy: leaky-bucket
-                limit: 40
-                window: 1s
-                capacity: 1
-                on-limit: wait
-                max-wait: 30s
-              - id: okhttp-busy
-                match: { http-client: { host: 127.0.0.1, path: '/okhttp-busy/**' } }
-                limit: 1000
-                window: 1s
-                honor-retry-after: true
-              - id: okhttp-in-flight
-                match: { http-client: { host: 127.0.0.1, path: '/okhttp-in-flight/**' } }
-                strategy: concurrency
-                limit: 2
-            """;
+    private static final String RULES = ClientRules.file(
+            ClientRules.twoAnHour("okhttp-reject", "/okhttp-reject/**"),
+            ClientRules.twoAnHour("okhttp-async-reject", "/okhttp-async-reject/**"),
+            ClientRules.paced("okhttp-pace", 40, "/okhttp-pace/**", "/okhttp-async-pace/**"),
+            ClientRules.honoursRetryAfter("okhttp-busy", "/okhttp-busy/**"),
+            ClientRules.inFlight("okhttp-in-flight", 2, "/okhttp-in-flight/**"));
 
     @TempDir
     Path dir;

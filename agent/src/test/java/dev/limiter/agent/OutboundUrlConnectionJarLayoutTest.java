@@ -2,6 +2,7 @@ package dev.limiter.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limiter.agent.testing.ClientRules;
 import dev.limiter.agent.testing.ForkedProgram;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,46 +20,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OutboundUrlConnectionJarLayoutTest {
 
-    private static final String RULES = """
-            version: 1
-            rules:
-              - id: urlconnection-reject
-                match: { http-client: { host: 127.0.0.1, path: '/urlconnection-reject/**' } }
-                strategy: token-bucket   # the next permit in 30 min, whenever the test runs
-                limit: 2
-                window: 1h
-              - id: urlconnection-rest
-                match: { http-client: { host: 127.0.0.1, path: '/urlconnection-rest/**' } }
-                strategy: token-bucket
-                limit: 2
-                window: 1h
-              - id: urlconnection-post
-                match: { http-client: { host: 127.0.0.1, path: '/urlconnection-post/**', methods: [POST] } }
-                strategy: token-bucket
-                limit: 1
-                window: 1h
-              - id: urlconnection-pace
-                match: { http-client: { host: 127.0.0.1, path: '/urlconnection-pace/**' } }
-                strategy: leaky-bucket
-                limit: 40
-                window: 1s
-                capacity: 1
-                on-limit: wait
-                max-wait: 30s
-              - id: urlconnection-busy
-                match: { http-client: { host: 127.0.0.1, path: '/urlconnection-busy/**' } }
-                limit: 1000
-                window: 1s
-                honor-retry-after: true
-              - id: urlconnection-in-flight
-                match: { http-client: { host: 127.0.0.1, path: '/urlconnection-in-flight/**' } }
-                strategy: concurrency
-                limit: 2
-              - id: urlconnection-dropped
-                match: { http-client: { host: 127.0.0.1, path: '/urlconnection-dropped/**' } }
-                strategy: concurrency
-                limit: 1
-            """;
+    private static final String RULES = ClientRules.file(
+            ClientRules.twoAnHour("urlconnection-reject", "/urlconnection-reject/**"),
+            ClientRules.twoAnHour("urlconnection-rest", "/urlconnection-rest/**"),
+            ClientRules.rule("urlconnection-post", new String[] {"/urlconnection-post/**"}, "strategy: token-bucket",
+                    "limit: 1", "window: 1h"),
+            ClientRules.paced("urlconnection-pace", 40, "/urlconnection-pace/**"),
+            ClientRules.honoursRetryAfter("urlconnection-busy", "/urlconnection-busy/**"),
+            ClientRules.inFlight("urlconnection-in-flight", 2, "/urlconnection-in-flight/**"),
+            ClientRules.inFlight("urlconnection-dropped", 1, "/urlconnection-dropped/**"));
 
     @TempDir
     Path dir;

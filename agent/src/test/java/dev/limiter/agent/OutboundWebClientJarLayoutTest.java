@@ -2,6 +2,7 @@ package dev.limiter.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limiter.agent.testing.ClientRules;
 import dev.limiter.agent.testing.ForkedProgram;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,32 +18,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OutboundWebClientJarLayoutTest {
 
-    private static final String RULES = """
-            version: 1
-            rules:
-              - id: webclient-reject
-                match: { http-client: { host: 127.0.0.1, paths: ['/webclient-reject/**', '/webclient-lazy/**'] } }
-                strategy: token-bucket   # the next permit in 30 min, whenever the test runs
-                limit: 2
-                window: 1h
-              - id: webclient-pace
-                match: { http-client: { host: 127.0.0.1, paths: ['/webclient-pace/**', '/webclient-async-pace/**'] } }
-                strategy: leaky-bucket
-                limit: 40
-                window: 1s
-                capacity: 1
-                on-limit: wait
-                max-wait: 30s
-              - id: webclient-busy
-                match: { http-client: { host: 127.0.0.1, path: '/webclient-busy/**' } }
-                limit: 1000
-                window: 1s
-                honor-retry-after: true
-              - id: webclient-in-flight
-                match: { http-client: { host: 127.0.0.1, path: '/webclient-in-flight/**' } }
-                strategy: concurrency
-                limit: 2
-            """;
+    private static final String RULES = ClientRules.file(
+            ClientRules.twoAnHour("webclient-reject", "/webclient-reject/**", "/webclient-lazy/**"),
+            ClientRules.paced("webclient-pace", 40, "/webclient-pace/**", "/webclient-async-pace/**"),
+            ClientRules.honoursRetryAfter("webclient-busy", "/webclient-busy/**"),
+            ClientRules.inFlight("webclient-in-flight", 2, "/webclient-in-flight/**"));
 
     /** Spring, Reactor, Reactor Netty and Netty, as the test class path has them. */
     static final String SPRING_AND_REACTOR =
