@@ -9,6 +9,7 @@ import dev.limiter.agent.micronaut.MicronautEntryPoint;
 import dev.limiter.agent.outbound.apache.ApacheClassicEntryPoint;
 import dev.limiter.agent.outbound.jdk.JdkHttpClientEntryPoint;
 import dev.limiter.agent.outbound.okhttp.OkHttpEntryPoint;
+import dev.limiter.agent.outbound.restclient.ReactorRequestEntryPoint;
 import dev.limiter.agent.outbound.urlconnection.UrlConnectionEntryPoint;
 import dev.limiter.agent.outbound.webclient.WebClientEntryPoint;
 import dev.limiter.agent.quarkus.QuarkusRestEntryPoint;
@@ -37,6 +38,7 @@ public final class EntryPoints {
         new OkHttpEntryPoint(),
         new WebClientEntryPoint(),
         new UrlConnectionEntryPoint(),
+        new ReactorRequestEntryPoint(),
     };
 
     private EntryPoints() {

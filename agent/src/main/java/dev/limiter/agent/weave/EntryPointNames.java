@@ -32,8 +32,12 @@ final class EntryPointNames {
     private static final int KEPT = 16;
 
     static {
-        if (WeaveTarget.ALL.length > 16) { // a noted entry keeps name and descriptor bits in one int's halves
-            throw new IllegalStateException("more than 16 weave targets");
+        for (WeaveTarget target : WeaveTarget.ALL) {
+            // a noted entry keeps name and descriptor bits in one int's halves; exact classes are found by name
+            if ((target.bit & WeaveTarget.EXACT_CLASSES) == 0 && target.bit >= 1 << 16) {
+                throw new IllegalStateException("weave target " + target.target.id + " is found by its methods' names"
+                        + " and must be among the first 16 (registry.EntryPoints' order)");
+            }
         }
         int most = 0;
         for (WeaveTarget target : WeaveTarget.ALL) {

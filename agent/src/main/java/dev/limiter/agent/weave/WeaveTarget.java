@@ -32,8 +32,8 @@ final class WeaveTarget {
 
     static {
         EntryTarget[] targets = EntryPoints.targets();
-        if (targets.length > 16) { // EntryPointNames keeps name and descriptor bits in one int's halves
-            throw new IllegalStateException("more than 16 weave targets");
+        if (targets.length > 31) { // a set of targets is an int's bits
+            throw new IllegalStateException("more than 31 weave targets");
         }
         ALL = new WeaveTarget[targets.length];
         int servlets = 0;
