@@ -1,6 +1,9 @@
 package dev.limiter.agent.entry;
 
+import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.outbound.OutboundClients;
+import dev.limiter.agent.outbound.OutboundGate;
+import dev.limiter.rules.reload.RuleSetHolder;
 
 /**
  * An HTTP client's entry point: its woven call methods go through the one client bridge delegate
@@ -12,9 +15,27 @@ public abstract class ClientEntryPoint extends EntryPoint implements OutboundCli
     /** The bootstrap bridge every client's woven call methods call. */
     protected static final String BRIDGE = "dev/limiter/bootstrap/ClientBridge";
 
+    /** The class the client's calls run on, binary name: by default the one class {@code target} weaves. */
+    private final String clientClass;
+
     protected ClientEntryPoint(EntryTarget target) {
         super(target);
+        this.clientClass = target.types[0].replace('/', '.');
     }
+
+    /** Clients of the class the target weaves, by name (the agent's loader cannot see the library). */
+    @Override
+    public boolean adapts(Class<?> type) {
+        return clientClass.equals(type.getName());
+    }
+
+    @Override
+    public final OutboundClients.Adapter adapter(RuleSetHolder holder, ThrottledLog log) {
+        return adapter(new OutboundGate(holder, log));
+    }
+
+    /** This client's adapter over {@code gate}. */
+    protected abstract OutboundClients.Adapter adapter(OutboundGate gate);
 
     @Override
     public final void install(EntryWiring wiring) {

@@ -3,10 +3,8 @@ package dev.limiter.agent.outbound.apache;
 import dev.limiter.agent.entry.AdviceShape;
 import dev.limiter.agent.entry.ClientEntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
-import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
-import dev.limiter.rules.reload.RuleSetHolder;
 import net.bytebuddy.jar.asm.Opcodes;
 
 /**
@@ -37,7 +35,7 @@ public final class ApacheClassicEntryPoint extends ClientEntryPoint {
     }
 
     @Override
-    public OutboundClients.Adapter adapter(RuleSetHolder holder, ThrottledLog log) {
-        return new ApacheClassicLimiter(new OutboundGate(holder, log));
+    protected OutboundClients.Adapter adapter(OutboundGate gate) {
+        return new ApacheClassicLimiter(gate);
     }
 }

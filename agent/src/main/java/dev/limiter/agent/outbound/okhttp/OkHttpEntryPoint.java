@@ -3,10 +3,8 @@ package dev.limiter.agent.outbound.okhttp;
 import dev.limiter.agent.entry.AdviceShape;
 import dev.limiter.agent.entry.ClientEntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
-import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
-import dev.limiter.rules.reload.RuleSetHolder;
 import net.bytebuddy.jar.asm.Opcodes;
 
 /**
@@ -26,12 +24,7 @@ public final class OkHttpEntryPoint extends ClientEntryPoint {
     }
 
     @Override
-    public boolean adapts(Class<?> type) {
-        return CALL.replace('/', '.').equals(type.getName());
-    }
-
-    @Override
-    public OutboundClients.Adapter adapter(RuleSetHolder holder, ThrottledLog log) {
-        return new OkHttpLimiter(new OutboundGate(holder, log));
+    protected OutboundClients.Adapter adapter(OutboundGate gate) {
+        return new OkHttpLimiter(gate);
     }
 }

@@ -1,12 +1,10 @@
 package dev.limiter.agent.outbound.restclient;
 
-import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.entry.AdviceShape;
 import dev.limiter.agent.entry.ClientEntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
 import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
-import dev.limiter.rules.reload.RuleSetHolder;
 import net.bytebuddy.jar.asm.Opcodes;
 
 /**
@@ -30,12 +28,7 @@ public final class ReactorRequestEntryPoint extends ClientEntryPoint {
     }
 
     @Override
-    public boolean adapts(Class<?> type) {
-        return REQUEST.replace('/', '.').equals(type.getName());
-    }
-
-    @Override
-    public OutboundClients.Adapter adapter(RuleSetHolder holder, ThrottledLog log) {
-        return new ReactorRequestLimiter(new OutboundGate(holder, log));
+    protected OutboundClients.Adapter adapter(OutboundGate gate) {
+        return new ReactorRequestLimiter(gate);
     }
 }

@@ -1,12 +1,10 @@
 package dev.limiter.agent.outbound.urlconnection;
 
-import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.entry.AdviceShape;
 import dev.limiter.agent.entry.ClientEntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
 import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
-import dev.limiter.rules.reload.RuleSetHolder;
 import java.net.HttpURLConnection;
 import net.bytebuddy.jar.asm.Opcodes;
 
@@ -33,7 +31,7 @@ public final class UrlConnectionEntryPoint extends ClientEntryPoint {
     }
 
     @Override
-    public OutboundClients.Adapter adapter(RuleSetHolder holder, ThrottledLog log) {
-        return new UrlConnectionLimiter(new OutboundGate(holder, log));
+    protected OutboundClients.Adapter adapter(OutboundGate gate) {
+        return new UrlConnectionLimiter(gate);
     }
 }

@@ -1,12 +1,10 @@
 package dev.limiter.agent.outbound.webclient;
 
-import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.entry.AdviceShape;
 import dev.limiter.agent.entry.ClientEntryPoint;
 import dev.limiter.agent.entry.EntryTarget;
 import dev.limiter.agent.outbound.OutboundClients;
 import dev.limiter.agent.outbound.OutboundGate;
-import dev.limiter.rules.reload.RuleSetHolder;
 import net.bytebuddy.jar.asm.Opcodes;
 
 /**
@@ -29,12 +27,7 @@ public final class WebClientEntryPoint extends ClientEntryPoint {
     }
 
     @Override
-    public boolean adapts(Class<?> type) {
-        return FUNCTION.replace('/', '.').equals(type.getName());
-    }
-
-    @Override
-    public OutboundClients.Adapter adapter(RuleSetHolder holder, ThrottledLog log) {
-        return new WebClientLimiter(new OutboundGate(holder, log));
+    protected OutboundClients.Adapter adapter(OutboundGate gate) {
+        return new WebClientLimiter(gate);
     }
 }
