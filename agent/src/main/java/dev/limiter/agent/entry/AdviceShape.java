@@ -34,9 +34,9 @@ public enum AdviceShape {
      */
     HANDLER,
     /**
-     * An HTTP client's call method of up to three object arguments that returns the response (a blocking call),
-     * its future, or nothing (a call that answers a callback): the bridge's {@code enter} gets the client and every
-     * argument and may answer (a rejection thrown, a future returned instead, or the callback answered); every
+     * An HTTP client's call method of object arguments that returns the response (a blocking call), its future, or
+     * nothing (a call that answers a callback): the bridge's {@code enter} gets the client and every argument (up
+     * to three as they are; more, all of them in one {@code Object[]} in the first place) and may answer (a rejection thrown, a future returned instead, or the callback answered); every
      * returned value goes through its {@code exit}, a throw through {@code failed}. A target of this shape names
      * its methods and what their descriptors start with; any descriptor of that shape fits.
      */
@@ -58,17 +58,14 @@ public enum AdviceShape {
             }
             case HANDLER -> descriptor.length() == descriptorStart.length() && descriptor.endsWith(")V")
                     && endsWithTwoObjects(Type.getArgumentTypes(descriptor));
-            case CLIENT_CALL -> atMostThreeObjects(Type.getArgumentTypes(descriptor))
+            case CLIENT_CALL -> onlyObjects(Type.getArgumentTypes(descriptor))
                     && (descriptor.endsWith(")V") || descriptor.endsWith(";"));
             default -> descriptor.length() == descriptorStart.length(); // the whole descriptor
         };
     }
 
-    /** True if {@code arguments} are at most three objects (what a client's call method takes). */
-    private static boolean atMostThreeObjects(Type[] arguments) {
-        if (arguments.length > 3) {
-            return false;
-        }
+    /** True if {@code arguments} are all objects (what a client's call method takes). */
+    private static boolean onlyObjects(Type[] arguments) {
         for (Type argument : arguments) {
             if (argument.getSort() != Type.OBJECT) {
                 return false;

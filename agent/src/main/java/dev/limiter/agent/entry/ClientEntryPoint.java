@@ -15,12 +15,12 @@ public abstract class ClientEntryPoint extends EntryPoint implements OutboundCli
     /** The bootstrap bridge every client's woven call methods call. */
     protected static final String BRIDGE = "dev/limiter/bootstrap/ClientBridge";
 
-    /** The class the client's calls run on, binary name: by default the one class {@code target} weaves. */
+    /** The class the client's calls run on, binary name: by default the one class the first target weaves. */
     private final String clientClass;
 
-    protected ClientEntryPoint(EntryTarget target) {
-        super(target);
-        this.clientClass = target.types[0].replace('/', '.');
+    protected ClientEntryPoint(EntryTarget... targets) {
+        super(targets);
+        this.clientClass = targets[0].types[0].replace('/', '.');
     }
 
     /** Clients of the class the target weaves, by name (the agent's loader cannot see the library). */

@@ -1,6 +1,5 @@
 package dev.limiter.agent.outbound;
 
-import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.http.BindingCache;
 import dev.limiter.agent.http.ErasedHandles;
 import java.lang.invoke.MethodHandle;
@@ -28,25 +27,13 @@ public abstract class BoundClientApi implements OutboundApi {
     protected static final int OWN_HANDLES = 4;
 
     private final MethodHandle[] h;
-    private final Throwable problem;
-    private volatile boolean problemSaid;
+    /** Why this binding cannot serve, if it cannot. */
+    public final BindingProblem problem;
 
     /** {@code h}: the erased table; {@code problem}: why the binding cannot serve, or null. */
     protected BoundClientApi(MethodHandle[] h, Throwable problem) {
         this.h = h;
-        this.problem = problem;
-    }
-
-    /** True if this binding serves; else says once, naming {@code client}, that its calls run unchecked. */
-    public final boolean usable(ThrottledLog log, String client) {
-        if (problem == null) {
-            return true;
-        }
-        if (!problemSaid) {
-            problemSaid = true;
-            log.warn("limiter: this " + client + " is not supported; its calls run unlimited", problem);
-        }
-        return false;
+        this.problem = new BindingProblem(problem);
     }
 
     /** The request's method ({@code GET}). */

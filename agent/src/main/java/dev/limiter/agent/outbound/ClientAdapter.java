@@ -49,6 +49,11 @@ public abstract class ClientAdapter implements OutboundClients.Adapter {
 
     /** True if {@code api} serves; else says once that this client's calls run unchecked. */
     protected final boolean usable(BoundClientApi api) {
-        return api.usable(gate.log(), client);
+        return usable(api.problem);
+    }
+
+    /** True if a binding whose problem is {@code problem} serves; else says so once. */
+    protected final boolean usable(BindingProblem problem) {
+        return problem.usable(gate.log(), client);
     }
 }

@@ -6,7 +6,7 @@ import dev.limiter.agent.grpc.GrpcEntryPoint;
 import dev.limiter.agent.helidon.HelidonEntryPoint;
 import dev.limiter.agent.jaxrs.JaxrsEntryPoint;
 import dev.limiter.agent.micronaut.MicronautEntryPoint;
-import dev.limiter.agent.outbound.apache.ApacheClassicEntryPoint;
+import dev.limiter.agent.outbound.apache.ApacheEntryPoint;
 import dev.limiter.agent.outbound.jdk.JdkHttpClientEntryPoint;
 import dev.limiter.agent.outbound.okhttp.OkHttpEntryPoint;
 import dev.limiter.agent.outbound.restclient.ReactorRequestEntryPoint;
@@ -27,7 +27,7 @@ public final class EntryPoints {
     public static final EntryPoint[] ALL = {
         new ServletEntryPoint(),
         new JaxrsEntryPoint(),
-        new ApacheClassicEntryPoint(),
+        new ApacheEntryPoint(),
         new WebfluxEntryPoint(),
         new GrpcEntryPoint(),
         new QuarkusRestEntryPoint(),

@@ -9,7 +9,8 @@ import net.bytebuddy.jar.asm.Type;
  * {@link ReactiveEntryAdvice}: {@code (request, handler)} or {@code (request, handler, push)} returning the
  * response or its future ({@code HttpClientFacade.send} and {@code sendAsync} of {@code java.net.http}), a
  * request's {@code doExecute(target, request, context)} (Apache HttpClient 5), or a call object's own
- * {@code execute()} returning the response and {@code enqueue(callback)} returning nothing (OkHttp):
+ * {@code execute()} returning the response and {@code enqueue(callback)} returning nothing (OkHttp); a method of
+ * more than three arguments (Apache's async {@code executeImmediate}) passes them all in one array instead:
  *
  * <pre>
  *   Object ours;
@@ -46,7 +47,19 @@ final class ClientCallAdvice extends ReturnedValueAdvice {
     @Override
     void enter() {
         mv.visitVarInsn(Opcodes.ALOAD, 0);
-        for (int argument = 1; argument <= 3; argument++) {
+        if (argumentCount > 3) { // all of them in one array, in the first place
+            mv.visitIntInsn(Opcodes.BIPUSH, argumentCount);
+            mv.visitTypeInsn(Opcodes.ANEWARRAY, "java/lang/Object");
+            for (int argument = 1; argument <= argumentCount; argument++) {
+                mv.visitInsn(Opcodes.DUP);
+                mv.visitIntInsn(Opcodes.BIPUSH, argument - 1);
+                mv.visitVarInsn(Opcodes.ALOAD, argument);
+                mv.visitInsn(Opcodes.AASTORE);
+            }
+            mv.visitInsn(Opcodes.ACONST_NULL);
+            mv.visitInsn(Opcodes.ACONST_NULL);
+        }
+        for (int argument = 1; argument <= 3 && argumentCount <= 3; argument++) {
             if (argument <= argumentCount) {
                 mv.visitVarInsn(Opcodes.ALOAD, argument);
             } else {

@@ -66,12 +66,12 @@ final class ApacheApi extends BoundClientApi {
 
     /**
      * Starts {@code call} for {@code request}: its method and URI, the host from {@code target} (the client's
-     * {@code HttpHost}) or else from the request's authority.
+     * {@code HttpHost}) or else from the request's authority; {@code async}: the call must not park its thread.
      */
-    void begin(OutboundCall call, Object target, Object request) throws Throwable {
+    void begin(OutboundCall call, Object target, Object request, boolean async) throws Throwable {
         Object named = target == null ? object(AUTHORITY, request) : null;
         call.begin(this, request, method(request), target != null ? text(TARGET_SCHEME, target)
-                : text(SCHEME, request), host(target, named), port(target, named), path(request), false);
+                : text(SCHEME, request), host(target, named), port(target, named), path(request), async);
     }
 
     private String host(Object target, Object authority) throws Throwable {

@@ -28,7 +28,7 @@ final class ApacheClassicLimiter extends ClientAdapter {
         if (request == null || !usable(api)) {
             return null;
         }
-        api.begin(call, target, request);
+        api.begin(call, target, request, false);
         return OutboundGate.answerBlocking(call, gate.decide(rules, call));
     }
 }
