@@ -4,6 +4,7 @@ import dev.limiter.api.OutboundRateLimitException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import org.springframework.http.client.reactive.JdkClientHttpConnector;
 import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.reactive.function.client.WebClientRequestException;
 import org.springframework.web.reactive.function.client.WebClientResponseException;
@@ -17,12 +18,14 @@ import reactor.core.publisher.Mono;
 public final class WebClientCalls {
 
     private static WebClient client;
+    private static String base;
 
     public static void main(String[] args) throws Exception {
         PartnerServer.serve(args, WebClientCalls::play);
     }
 
     private static void play(String partner, String[] scenarios) throws Exception {
+        base = partner;
         client = WebClient.create(partner);
         for (String scenario : scenarios) {
             switch (scenario) {
@@ -33,6 +36,7 @@ public final class WebClientCalls {
                 case "webclient-retry" -> retry();
                 case "webclient-in-flight" -> inFlight();
                 case "webclient-lazy" -> lazy();
+                case "webclient-jdk" -> jdkConnector();
                 default -> throw new IllegalArgumentException(scenario);
             }
         }
@@ -106,6 +110,24 @@ public final class WebClientCalls {
         }
         System.out.println("webclient-in-flight: first=" + rounds[0] + " second=" + rounds[1] + " rejected="
                 + rejected);
+    }
+
+    /**
+     * WebClient on the JDK client's connector: decided once, by the woven JDK client under it (not by both), its
+     * rejection reported as Spring reports the connector's I/O failures.
+     */
+    private static void jdkConnector() {
+        WebClient jdk = WebClient.builder().clientConnector(new JdkClientHttpConnector()).baseUrl(base).build();
+        StringBuilder outcomes = new StringBuilder();
+        for (int i = 0; i < 5; i++) {
+            try {
+                jdk.get().uri("/webclient-jdk/" + i).exchangeToMono(response -> response.releaseBody()).block();
+                outcomes.append("OK,");
+            } catch (WebClientRequestException e) {
+                outcomes.append(e.getCause() instanceof OutboundRateLimitException ? "REJ," : "IO,");
+            }
+        }
+        System.out.println("webclient-jdk: outcomes=" + outcomes + " hits=" + PartnerServer.hits("/webclient-jdk"));
     }
 
     /** A Mono made but subscribed only later, and twice: decided at each subscription, not when made. */

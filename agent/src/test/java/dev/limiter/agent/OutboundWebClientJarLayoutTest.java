@@ -22,7 +22,8 @@ class OutboundWebClientJarLayoutTest {
             ClientRules.twoAnHour("webclient-reject", "/webclient-reject/**", "/webclient-lazy/**"),
             ClientRules.paced("webclient-pace", 40, "/webclient-pace/**", "/webclient-async-pace/**"),
             ClientRules.honoursRetryAfter("webclient-busy", "/webclient-busy/**"),
-            ClientRules.inFlight("webclient-in-flight", 2, "/webclient-in-flight/**"));
+            ClientRules.inFlight("webclient-in-flight", 2, "/webclient-in-flight/**"),
+            ClientRules.twoAnHour("webclient-jdk", "/webclient-jdk/**"));
 
     /** Spring, Reactor, Reactor Netty and Netty, as the test class path has them. */
     static final String SPRING_AND_REACTOR =
@@ -35,7 +36,7 @@ class OutboundWebClientJarLayoutTest {
     void exchangesAreRejectedPacedPausedAndDecidedPerSubscription() throws Exception {
         ForkedProgram run = ForkedProgram.runWith(dir, RULES, ForkedProgram.testJars(SPRING_AND_REACTOR), "outbound.WebClientCalls",
                 List.of("webclient-reject", "webclient-wrapped", "webclient-pace", "webclient-async-pace",
-                        "webclient-retry", "webclient-in-flight", "webclient-lazy"));
+                        "webclient-retry", "webclient-in-flight", "webclient-lazy", "webclient-jdk"));
         assertThat(run.line("webclient-reject")).as(run.err())
                 .isEqualTo("webclient-reject: outcomes=OK,OK,REJ,REJ,REJ, hits=2 rejection=webclient-reject/true");
         assertThat(run.line("webclient-wrapped")).isEqualTo(
@@ -55,6 +56,8 @@ class OutboundWebClientJarLayoutTest {
                 .isEqualTo("webclient-in-flight: first=2 second=2 rejected=0");
         assertThat(run.line("webclient-lazy")).as("nothing decided or sent when made; each subscription decided")
                 .isEqualTo("webclient-lazy: before=0 outcomes=REJ,REJ,REJ, hits=0");
+        assertThat(run.line("webclient-jdk")).as("decided once, by the JDK client under the connector")
+                .isEqualTo("webclient-jdk: outcomes=OK,OK,REJ,REJ,REJ, hits=2");
         assertThat(run.err()).as("nothing of ours failed").doesNotContain("limiter: could not", "not supported",
                 "SEVERE");
     }

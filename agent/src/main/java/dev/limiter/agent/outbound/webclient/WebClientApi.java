@@ -31,9 +31,20 @@ final class WebClientApi extends BoundClientApi {
     private static final int DO_ON_CANCEL = OWN_HANDLES + 8;
     private static final int DO_ON_NEXT = OWN_HANDLES + 9;
     private static final int DO_FINALLY = OWN_HANDLES + 10;
+    /** The exchange function's connector (a private field: an unnamed module opens every package). */
+    private static final int CONNECTOR = OWN_HANDLES + 11;
 
     private static final BindingCache<WebClientApi> BY_REQUEST_CLASS =
-            BindingCache.of(MethodHandles.lookup(), WebClientApi.class, DO_FINALLY + 1);
+            BindingCache.of(MethodHandles.lookup(), WebClientApi.class, CONNECTOR + 1);
+
+    /**
+     * Connectors whose client the agent weaves itself (the JDK client; Apache's async client): their requests are
+     * decided there, once, not here too.
+     */
+    private static final String[] DECIDED_BELOW = {
+        "org.springframework.http.client.reactive.JdkClientHttpConnector",
+        "org.springframework.http.client.reactive.HttpComponentsClientHttpConnector",
+    };
 
     /** The API as the loader of {@code request}'s class (a {@code ClientRequest}) sees it. */
     static WebClientApi of(Object request) {
@@ -80,11 +91,26 @@ final class WebClientApi extends BoundClientApi {
         h[DO_ON_CANCEL] = lookup.findVirtual(mono, "doOnCancel", MethodType.methodType(mono, Runnable.class));
         h[DO_ON_NEXT] = lookup.findVirtual(mono, "doOnNext", MethodType.methodType(mono, Consumer.class));
         h[DO_FINALLY] = lookup.findVirtual(mono, "doFinally", MethodType.methodType(mono, Consumer.class));
+        Class<?> function = ErasedHandles.type(client + "ExchangeFunctions$DefaultExchangeFunction", loader);
+        h[CONNECTOR] = MethodHandles.privateLookupIn(function, MethodHandles.lookup()).findGetter(function,
+                "connector", ErasedHandles.type("org.springframework.http.client.reactive.ClientHttpConnector", loader));
         ErasedHandles.eraseAll(h);
     }
 
     private static String first(List<String> values) {
         return values == null || values.isEmpty() ? null : values.get(0);
+    }
+
+    /** True if the requests of exchange {@code function} are decided by the client under its connector. */
+    boolean decidedBelow(Object function) throws Throwable {
+        Object connector = object(CONNECTOR, function);
+        String name = connector == null ? "" : connector.getClass().getName();
+        for (String below : DECIDED_BELOW) {
+            if (below.equals(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Starts {@code call} for {@code request}: its method and URL; the call is asynchronous (never parks). */

@@ -10,7 +10,9 @@ import dev.limiter.rules.RuleSet;
  * The {@code WebClient} adapter of the outbound gate, called from the woven {@code exchange(request)} when the
  * exchange is assembled. Nothing is decided then: the request goes out when the returned {@code Mono} is
  * subscribed, maybe later, maybe several times (a retry). A request some rule may limit has its {@code Mono}
- * wrapped ({@link DeferredExchange}) so each subscription is decided; any other is left untouched.
+ * wrapped ({@link DeferredExchange}) so each subscription is decided; any other is left untouched, and so is every
+ * request of a connector whose client the agent weaves itself (the JDK client, Apache's async client), decided
+ * there once.
  */
 final class WebClientLimiter extends ClientAdapter {
 
@@ -26,7 +28,7 @@ final class WebClientLimiter extends ClientAdapter {
             return null;
         }
         WebClientApi api = WebClientApi.of(request);
-        if (!usable(api)) {
+        if (!usable(api) || api.decidedBelow(function)) {
             return null;
         }
         api.begin(call, request);
