@@ -1,5 +1,6 @@
 package dev.limiter.agent.outbound.apache;
 
+import dev.limiter.agent.outbound.CallbackEnd;
 import dev.limiter.agent.outbound.ClientAdapter;
 import dev.limiter.agent.outbound.OutboundCall;
 import dev.limiter.agent.outbound.OutboundCallEnd;
@@ -13,10 +14,13 @@ import dev.limiter.rules.RuleSet;
  * that thread: a rejected exchange fails through its callback with
  * {@link dev.limiter.api.OutboundRateLimitException} (the caller's future and {@code FutureCallback} see it); one
  * made to wait is executed later by {@link DelayedExecution}; an admitted one whose end matters is executed with a
- * callback that tells its end first ({@link AsyncCallbackEnd}). In those cases the agent runs the step itself and
+ * callback that tells its end first ({@link CallbackEnd}). In those cases the agent runs the step itself and
  * the woven method returns at once.
  */
 final class ApacheAsyncLimiter extends ClientAdapter {
+
+    /** {@code AsyncExecCallback}: {@code handleResponse(response, entity)}, {@code failed(e)}, {@code completed()}. */
+    static final CallbackEnd.Shape CALLBACK = new CallbackEnd.Shape("handleResponse", 0, "failed", 0, "completed");
 
     /** What the woven method gets when the agent has run or answered the step: it returns at once. */
     private static final Object ANSWERED = new Object();
@@ -49,7 +53,8 @@ final class ApacheAsyncLimiter extends ClientAdapter {
         if (end == null) {
             return null;
         }
-        ClientBridge.untouched(new Execution(exchange, client, step, AsyncCallbackEnd.wrap(exchange, step[4], end)));
+        Object told = CallbackEnd.wrap(exchange.callbackType, CALLBACK, step[4], end);
+        ClientBridge.untouched(new Execution(exchange, client, step, told));
         return ANSWERED;
     }
 }

@@ -1,6 +1,7 @@
 package dev.limiter.agent.outbound.apache;
 
 import dev.limiter.agent.decision.Reservations;
+import dev.limiter.agent.outbound.CallbackEnd;
 import dev.limiter.agent.outbound.OutboundCallEnd;
 import dev.limiter.bootstrap.ClientBridge;
 import java.util.concurrent.CompletableFuture;
@@ -57,7 +58,7 @@ final class DelayedExecution implements Runnable {
             return;
         }
         reserved.sent();
-        Object callback = end == null ? step[4] : AsyncCallbackEnd.wrap(api, step[4], end);
+        Object callback = end == null ? step[4] : CallbackEnd.wrap(api.callbackType, ApacheAsyncLimiter.CALLBACK, step[4], end);
         ClientBridge.untouched(new Execution(api, client, step, callback));
     }
 }

@@ -1,6 +1,7 @@
 package dev.limiter.agent.outbound.okhttp;
 
 import dev.limiter.agent.decision.Reservations;
+import dev.limiter.agent.outbound.CallbackEnd;
 import dev.limiter.agent.outbound.OutboundCallEnd;
 import dev.limiter.bootstrap.ClientBridge;
 import dev.limiter.bootstrap.LimiterBridge;
@@ -49,7 +50,8 @@ final class DelayedEnqueue implements Runnable {
             } else {
                 reserved.sent();
             }
-            Object told = end == null ? callback : CallbackEnd.wrap(api, callback, end);
+            Object told = end == null ? callback
+                    : CallbackEnd.wrap(api.callbackType, OkHttpLimiter.CALLBACK, callback, end);
             ClientBridge.untouched(() -> {
                 try {
                     api.enqueue(call, told);

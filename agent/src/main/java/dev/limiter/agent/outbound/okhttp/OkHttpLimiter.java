@@ -1,5 +1,6 @@
 package dev.limiter.agent.outbound.okhttp;
 
+import dev.limiter.agent.outbound.CallbackEnd;
 import dev.limiter.agent.outbound.ClientAdapter;
 import dev.limiter.agent.outbound.OutboundCall;
 import dev.limiter.agent.outbound.OutboundClients;
@@ -19,6 +20,9 @@ import dev.limiter.rules.RuleSet;
  * callback that tells {@link CallbackEnd} first. Nothing is sent before the decision.
  */
 final class OkHttpLimiter extends ClientAdapter {
+
+    /** {@code okhttp3.Callback}: {@code onResponse(call, response)}, {@code onFailure(call, exception)}. */
+    static final CallbackEnd.Shape CALLBACK = new CallbackEnd.Shape("onResponse", 1, "onFailure", 1, null);
 
     /** What the woven {@code enqueue} gets when the agent has answered its callback: it returns at once. */
     private static final Object ANSWERED = new Object();
@@ -56,7 +60,7 @@ final class OkHttpLimiter extends ClientAdapter {
                 if (decision.endToken() == null) {
                     return null;
                 }
-                Object told = CallbackEnd.wrap(api, callback, decision.endToken());
+                Object told = CallbackEnd.wrap(api.callbackType, CALLBACK, callback, decision.endToken());
                 ClientBridge.untouched(() -> {
                     try {
                         api.enqueue(call, told);
