@@ -38,11 +38,8 @@ class OutboundApacheAsyncClientJarLayoutTest {
         assertThat(run.number("apache-async-pace", "millis")).as("41 at once, 40/s").isBetween(900L, 1_250L);
         assertThat(run.number("apache-async-pace", "threadsAdded")).as("a timer and pool threads, not one per call")
                 .isLessThan(8L);
-        assertThat(run.line("apache-async-retry")).contains("first=429", "after=200", "hits=2");
-        assertThat(run.number("apache-async-retry", "retryAfter")).as("what is left of Retry-After: 1")
-                .isBetween(800L, 1_000L);
-        assertThat(run.line("apache-async-in-flight")).as("2 at once, given back with their responses")
-                .isEqualTo("apache-async-in-flight: first=2 second=2 rejected=0");
+        run.assertPausedByRetryAfter("apache-async-retry");
+        run.assertInFlightGivenBack("apache-async-in-flight");
         assertThat(run.err()).as("nothing of ours failed").doesNotContain("limiter: could not", "not supported",
                 "SEVERE");
     }

@@ -49,11 +49,8 @@ class OutboundWebClientJarLayoutTest {
                 .isBetween(900L, 1_250L);
         assertThat(run.number("webclient-async-pace", "threadsAdded")).as("no thread per waiting call")
                 .isLessThan(8L);
-        assertThat(run.line("webclient-retry")).contains("first=429", "after=200", "hits=2");
-        assertThat(run.number("webclient-retry", "retryAfter")).as("what is left of Retry-After: 1")
-                .isBetween(800L, 1_000L);
-        assertThat(run.line("webclient-in-flight")).as("2 at once, given back with their responses")
-                .isEqualTo("webclient-in-flight: first=2 second=2 rejected=0");
+        run.assertPausedByRetryAfter("webclient-retry");
+        run.assertInFlightGivenBack("webclient-in-flight");
         assertThat(run.line("webclient-lazy")).as("nothing decided or sent when made; each subscription decided")
                 .isEqualTo("webclient-lazy: before=0 outcomes=REJ,REJ,REJ, hits=0");
         assertThat(run.line("webclient-jdk")).as("decided once, by the JDK client under the connector")

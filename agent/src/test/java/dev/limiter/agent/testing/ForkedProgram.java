@@ -78,6 +78,21 @@ public record ForkedProgram(String out, String err) {
         return out.lines().filter(line -> line.startsWith(name + ":")).findFirst().orElse("");
     }
 
+    /**
+     * Scenario {@code name} of a client program: a first call answered 429 with {@code Retry-After: 1}, the next
+     * rejected with what is left of that second, one after the pause answered 200; two calls reached the server.
+     */
+    public void assertPausedByRetryAfter(String name) {
+        assertThat(line(name)).as(err).contains("first=429", "after=200", "hits=2");
+        assertThat(number(name, "retryAfter")).as("what is left of Retry-After: 1").isBetween(800L, 1_000L);
+    }
+
+    /** Scenario {@code name}: two calls at once under {@code concurrency} 2, twice; the permits came back. */
+    public void assertInFlightGivenBack(String name) {
+        assertThat(line(name)).as("2 at once, given back with their responses")
+                .isEqualTo(name + ": first=2 second=2 rejected=0");
+    }
+
     /** The number after {@code key=} in scenario {@code name}'s line. */
     public long number(String name, String key) {
         return Long.parseLong(line(name).replaceAll(".*\\b" + key + "=(-?\\d+).*", "$1"));
