@@ -83,7 +83,9 @@ public class OutboundCallBenchmark {
         if (holder.lastError() != null) {
             throw new IllegalStateException(holder.lastError());
         }
-        new JdkHttpClientEntryPoint().install(new EntryWiring(holder, new ThrottledLog("dev.limiter.bench", 5_000)));
+        EntryWiring wiring = new EntryWiring(holder, new ThrottledLog("dev.limiter.bench", 5_000));
+        new JdkHttpClientEntryPoint().install(wiring);
+        wiring.installClients();
         Object rejected = ClientBridge.enter(client, request, handler, null, false);
         if (rejected != null) {
             throw new IllegalStateException(config + ": the call was rejected: " + rejected);

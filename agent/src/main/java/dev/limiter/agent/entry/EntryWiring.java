@@ -28,14 +28,21 @@ public final class EntryWiring {
     }
 
     /**
-     * The registry every HTTP client's kind joins, installed into the client bridge when the first one asks
-     * (installation runs on one thread).
+     * The registry every HTTP client's kind joins, made when the first one asks (installation runs on one thread)
+     * and put into the client bridge by {@link #installClients} once all have joined.
      */
     public OutboundClients clients() {
         if (clients == null) {
-            clients = OutboundClients.install(holder, log);
+            clients = OutboundClients.over(holder, log);
         }
         return clients;
+    }
+
+    /** After every entry point is installed: the clients' registry into the bridge, if any client joined it. */
+    public void installClients() {
+        if (clients != null) {
+            clients.install();
+        }
     }
 
     /** The gate every HTTP server's entry shares (it opens the JMX registration at the first request). */

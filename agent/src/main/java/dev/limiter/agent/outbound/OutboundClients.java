@@ -66,11 +66,17 @@ public final class OutboundClients implements ClientDelegate {
         this.log = log;
     }
 
-    /** A new registry over {@code holder}'s rules, installed into the client bridge: calls are checked from now on. */
-    public static OutboundClients install(RuleSetHolder holder, ThrottledLog log) {
-        OutboundClients clients = new OutboundClients(holder, log);
-        ClientBridge.install(clients);
-        return clients;
+    /** A new registry over {@code holder}'s rules, not installed yet: its kinds are added first. */
+    public static OutboundClients over(RuleSetHolder holder, ThrottledLog log) {
+        return new OutboundClients(holder, log);
+    }
+
+    /**
+     * Puts this registry into the client bridge once every kind is in: calls are checked from now on. Installed
+     * earlier, a call in between would find its class's kind missing, and that answer is kept for the class.
+     */
+    public void install() {
+        ClientBridge.install(this);
     }
 
     /** Registers {@code kind}; at start-up, before the first call is decided. */

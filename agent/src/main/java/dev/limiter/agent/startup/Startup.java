@@ -239,6 +239,7 @@ public final class Startup {
                 views[viewCount++] = view;
             }
         }
+        wiring.installClients(); // once every client's kind is in: a call before it waits at the gate
         MethodLimiter methods = new MethodLimiter(holder, errors,
                 new RequestViews(java.util.Arrays.copyOf(views, viewCount)));
         FirstRequestDelegate servlets = new FirstRequestDelegate(new ServletLimiter(holder, errors));
