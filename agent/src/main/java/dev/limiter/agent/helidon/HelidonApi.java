@@ -2,6 +2,7 @@ package dev.limiter.agent.helidon;
 
 import dev.limiter.agent.http.BindingCache;
 import dev.limiter.agent.http.ErasedHandles;
+import dev.limiter.agent.http.HandleFinder;
 import dev.limiter.agent.http.HeaderLines;
 import dev.limiter.agent.http.HttpExchange;
 import dev.limiter.agent.http.HttpServerApi;
@@ -85,61 +86,38 @@ final class HelidonApi extends HttpServerApi {
     }
 
     private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
-        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        Class<?> request = ErasedHandles.type("io.helidon.webserver.http.RoutingRequest", loader);
-        Class<?> response = ErasedHandles.type("io.helidon.webserver.http.ServerResponse", loader);
-        Class<?> prologue = ErasedHandles.type("io.helidon.http.HttpPrologue", loader);
-        Class<?> httpMethod = ErasedHandles.type("io.helidon.http.Method", loader);
-        Class<?> uriPath = ErasedHandles.type("io.helidon.common.uri.UriPath", loader);
-        Class<?> requestHeaders = ErasedHandles.type("io.helidon.http.ServerRequestHeaders", loader);
-        Class<?> headers = ErasedHandles.type("io.helidon.http.Headers", loader);
-        Class<?> name = ErasedHandles.type("io.helidon.http.HeaderName", loader);
-        Class<?> names = ErasedHandles.type("io.helidon.http.HeaderNames", loader);
-        Class<?> header = ErasedHandles.type("io.helidon.http.Header", loader);
-        Class<?> values = ErasedHandles.type("io.helidon.http.HeaderValues", loader);
-        Class<?> value = ErasedHandles.type("io.helidon.common.mapper.Value", loader);
-        Class<?> query = ErasedHandles.type("io.helidon.common.uri.UriQuery", loader);
-        Class<?> parameters = ErasedHandles.type("io.helidon.common.parameters.Parameters", loader);
-        Class<?> peer = ErasedHandles.type("io.helidon.common.socket.PeerInfo", loader);
-        MethodHandle toPrologue = lookup.findVirtual(request, "prologue", MethodType.methodType(prologue));
-        MethodHandle toHeaders = lookup.findVirtual(request, "headers", MethodType.methodType(requestHeaders))
-                .asType(MethodType.methodType(headers, request));
-        MethodHandle toQuery = lookup.findVirtual(request, "query", MethodType.methodType(query))
-                .asType(MethodType.methodType(parameters, request));
+        HandleFinder f = new HandleFinder(loader, "io.helidon.http");
+        String request = "io.helidon.webserver.http.RoutingRequest";
+        String response = "io.helidon.webserver.http.ServerResponse";
+        String uriPath = "io.helidon.common.uri.UriPath";
+        String parameters = "io.helidon.common.parameters.Parameters";
+        String peer = "io.helidon.common.socket.PeerInfo";
+        MethodHandle toPrologue = f.virtual(request, "prologue", "HttpPrologue");
+        MethodHandle toHeaders = f.virtual(request, "headers", "ServerRequestHeaders")
+                .asType(MethodType.methodType(f.type("Headers"), f.type(request)));
+        MethodHandle toQuery = f.virtual(request, "query", "io.helidon.common.uri.UriQuery")
+                .asType(MethodType.methodType(f.type(parameters), f.type(request)));
 
-        h[0] = MethodHandles.filterReturnValue(
-                MethodHandles.filterReturnValue(toPrologue,
-                        lookup.findVirtual(prologue, "method", MethodType.methodType(httpMethod))),
-                lookup.findVirtual(httpMethod, "text", MethodType.methodType(String.class)));
-        h[1] = MethodHandles.filterReturnValue(
-                MethodHandles.filterReturnValue(toPrologue,
-                        lookup.findVirtual(prologue, "uriPath", MethodType.methodType(uriPath))),
-                lookup.findVirtual(uriPath, "path", MethodType.methodType(String.class)));
-        h[2] = MethodHandles.filterArguments(
-                lookup.findVirtual(headers, "contains", MethodType.methodType(boolean.class, name)), 0, toHeaders);
-        h[3] = MethodHandles.filterReturnValue(
-                MethodHandles.filterArguments(
-                        lookup.findVirtual(headers, "get", MethodType.methodType(header, name)), 0, toHeaders),
-                lookup.findVirtual(value, "get", MethodType.methodType(Object.class))
-                        .asType(MethodType.methodType(Object.class, header)));
-        h[4] = MethodHandles.filterArguments(lookup.findVirtual(headers, "all",
-                MethodType.methodType(List.class, name, Supplier.class)), 0, toHeaders);
-        h[5] = lookup.findStatic(names, "create", MethodType.methodType(name, String.class));
-        h[6] = MethodHandles.filterArguments(
-                lookup.findVirtual(parameters, "contains", MethodType.methodType(boolean.class, String.class)), 0,
-                toQuery);
-        h[7] = MethodHandles.filterArguments(
-                lookup.findVirtual(parameters, "get", MethodType.methodType(String.class, String.class)), 0, toQuery);
-        h[8] = lookup.findVirtual(request, "socketId", MethodType.methodType(String.class));
-        h[9] = MethodHandles.filterReturnValue(
-                lookup.findVirtual(request, "remotePeer", MethodType.methodType(peer)),
-                lookup.findVirtual(peer, "address", MethodType.methodType(SocketAddress.class)));
-        h[10] = lookup.findVirtual(response, "isSent", MethodType.methodType(boolean.class));
-        h[11] = lookup.findVirtual(response, "status", MethodType.methodType(response, int.class));
-        h[12] = MethodHandles.collectArguments(
-                lookup.findVirtual(response, "header", MethodType.methodType(response, header)), 1,
-                lookup.findStatic(values, "create", MethodType.methodType(header, name, String.class)));
-        h[13] = lookup.findVirtual(response, "send", MethodType.methodType(void.class, byte[].class));
+        h[0] = HandleFinder.then(toPrologue, f.virtual("HttpPrologue", "method", "Method"),
+                f.virtual("Method", "text", String.class));
+        h[1] = HandleFinder.then(toPrologue, f.virtual("HttpPrologue", "uriPath", uriPath),
+                f.virtual(uriPath, "path", String.class));
+        h[2] = HandleFinder.on(toHeaders, f.virtual("Headers", "contains", boolean.class, "HeaderName"));
+        h[3] = HandleFinder.then(HandleFinder.on(toHeaders, f.virtual("Headers", "get", "Header", "HeaderName")),
+                f.virtual("io.helidon.common.mapper.Value", "get", Object.class)
+                        .asType(MethodType.methodType(Object.class, f.type("Header"))));
+        h[4] = HandleFinder.on(toHeaders, f.virtual("Headers", "all", List.class, "HeaderName", Supplier.class));
+        h[5] = f.function("HeaderNames", "create", "HeaderName", String.class);
+        h[6] = HandleFinder.on(toQuery, f.virtual(parameters, "contains", boolean.class, String.class));
+        h[7] = HandleFinder.on(toQuery, f.virtual(parameters, "get", String.class, String.class));
+        h[8] = f.virtual(request, "socketId", String.class);
+        h[9] = HandleFinder.then(f.virtual(request, "remotePeer", peer),
+                f.virtual(peer, "address", SocketAddress.class));
+        h[10] = f.virtual(response, "isSent", boolean.class);
+        h[11] = f.virtual(response, "status", response, int.class);
+        h[12] = MethodHandles.collectArguments(f.virtual(response, "header", response, "Header"), 1,
+                f.function("HeaderValues", "create", "Header", "HeaderName", String.class));
+        h[13] = f.virtual(response, "send", void.class, byte[].class);
         ErasedHandles.eraseAll(h);
     }
 

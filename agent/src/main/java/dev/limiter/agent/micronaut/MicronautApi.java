@@ -2,6 +2,7 @@ package dev.limiter.agent.micronaut;
 
 import dev.limiter.agent.http.ErasedHandles;
 import dev.limiter.agent.http.BindingCache;
+import dev.limiter.agent.http.HandleFinder;
 import dev.limiter.agent.http.HttpExchange;
 import dev.limiter.agent.http.HttpServerApi;
 import dev.limiter.agent.http.PermitRelease;
@@ -72,49 +73,34 @@ final class MicronautApi extends HttpServerApi {
     }
 
     private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
-        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        Class<?> request = ErasedHandles.type("io.micronaut.http.HttpRequest", loader);
-        Class<?> headers = ErasedHandles.type("io.micronaut.http.HttpHeaders", loader);
-        Class<?> parameters = ErasedHandles.type("io.micronaut.http.HttpParameters", loader);
-        Class<?> response = ErasedHandles.type("io.micronaut.http.HttpResponse", loader);
-        Class<?> mutable = ErasedHandles.type("io.micronaut.http.MutableHttpResponse", loader);
-        Class<?> flow = ErasedHandles.type("io.micronaut.core.execution.ExecutionFlow", loader);
-        Class<?> referenceCounted = ErasedHandles.type("io.netty.util.ReferenceCounted", loader);
+        HandleFinder f = new HandleFinder(loader, "io.micronaut.http");
+        MethodHandle headers = f.virtual("HttpRequest", "getHeaders", "HttpHeaders");
         MethodType byName = MethodType.methodType(String.class, Object.class, String.class);
-
-        h[METHOD] = lookup.findVirtual(request, "getMethodName", MethodType.methodType(String.class));
-        h[PATH] = ErasedHandles.ruleView(lookup.findVirtual(request, "getPath", MethodType.methodType(String.class)));
-        h[HEADER] = MethodHandles.filterArguments(
-                lookup.findVirtual(headers, "get", MethodType.methodType(Object.class, CharSequence.class)), 0,
-                lookup.findVirtual(request, "getHeaders", MethodType.methodType(headers))).asType(byName);
-        h[HEADER_LINES] = MethodHandles.filterArguments(
-                lookup.findVirtual(headers, "getAll", MethodType.methodType(List.class, CharSequence.class)), 0,
-                lookup.findVirtual(request, "getHeaders", MethodType.methodType(headers)))
+        h[METHOD] = f.virtual("HttpRequest", "getMethodName", String.class);
+        h[PATH] = ErasedHandles.ruleView(f.virtual("HttpRequest", "getPath", String.class));
+        h[HEADER] = HandleFinder.on(headers, f.virtual("HttpHeaders", "get", Object.class, CharSequence.class))
+                .asType(byName);
+        h[HEADER_LINES] = HandleFinder.on(headers, f.virtual("HttpHeaders", "getAll", List.class, CharSequence.class))
                 .asType(MethodType.methodType(List.class, Object.class, String.class));
-        h[PARAMETER] = MethodHandles.filterArguments(
-                lookup.findVirtual(parameters, "get", MethodType.methodType(Object.class, CharSequence.class)), 0,
-                lookup.findVirtual(request, "getParameters", MethodType.methodType(parameters))).asType(byName);
-        h[PEER] = ErasedHandles.inetPeer(
-                lookup.findVirtual(request, "getRemoteAddress", MethodType.methodType(InetSocketAddress.class)));
+        h[PARAMETER] = HandleFinder.on(f.virtual("HttpRequest", "getParameters", "HttpParameters"),
+                f.virtual("HttpParameters", "get", Object.class, CharSequence.class)).asType(byName);
+        h[PEER] = ErasedHandles.inetPeer(f.virtual("HttpRequest", "getRemoteAddress", InetSocketAddress.class));
         h[PEER_TEXT] = ErasedHandles.inetPeerText();
-        h[SET_ATTRIBUTE] = lookup.findVirtual(request, "setAttribute",
-                MethodType.methodType(request, CharSequence.class, Object.class))
+        h[SET_ATTRIBUTE] = f.virtual("HttpRequest", "setAttribute", "HttpRequest", CharSequence.class, Object.class)
                 .asType(MethodType.methodType(Object.class, Object.class, String.class, Object.class));
-        h[NEW_RESPONSE] = lookup.findStatic(response, "status",
-                MethodType.methodType(mutable, int.class, String.class));
-        h[ADD_HEADER] = lookup.findVirtual(mutable, "header", MethodType.methodType(mutable, CharSequence.class,
-                CharSequence.class)).asType(MethodType.methodType(Object.class, Object.class, String.class,
-                String.class));
-        h[BODY] = lookup.findVirtual(mutable, "body", MethodType.methodType(mutable, Object.class));
-        h[JUST] = lookup.findStatic(flow, "just", MethodType.methodType(flow, Object.class));
-        h[MAP] = lookup.findVirtual(flow, "map", MethodType.methodType(flow, Function.class));
+        h[NEW_RESPONSE] = f.function("HttpResponse", "status", "MutableHttpResponse", int.class, String.class);
         // withHeaders: the response a flow yields, made mutable (a no-op for Micronaut's own responses)
-        h[ADD_HEADER] = MethodHandles.filterArguments(h[ADD_HEADER], 0, lookup.findVirtual(response,
-                "toMutableResponse",
-                MethodType.methodType(mutable)).asType(MethodType.methodType(Object.class, Object.class)));
-        Class<?> proxy = Proxy.newProxyInstance(loader, new Class<?>[] {referenceCounted}, new RequestEnd(null))
-                .getClass();
-        h[NEW_REQUEST_END] = lookup.findConstructor(proxy, MethodType.methodType(void.class, InvocationHandler.class));
+        h[ADD_HEADER] = HandleFinder.on(f.virtual("HttpResponse", "toMutableResponse", "MutableHttpResponse"),
+                f.virtual("MutableHttpResponse", "header", "MutableHttpResponse", CharSequence.class,
+                        CharSequence.class)).asType(MethodType.methodType(Object.class, Object.class, String.class,
+                String.class));
+        h[BODY] = f.virtual("MutableHttpResponse", "body", "MutableHttpResponse", Object.class);
+        String flow = "io.micronaut.core.execution.ExecutionFlow";
+        h[JUST] = f.function(flow, "just", flow, Object.class);
+        h[MAP] = f.virtual(flow, "map", flow, Function.class);
+        Class<?> proxy = Proxy.newProxyInstance(loader, new Class<?>[] {f.type("io.netty.util.ReferenceCounted")},
+                new RequestEnd(null)).getClass();
+        h[NEW_REQUEST_END] = f.constructor(proxy, InvocationHandler.class);
         ErasedHandles.eraseAll(h);
     }
 

@@ -2,12 +2,12 @@ package dev.limiter.agent.vertx;
 
 import dev.limiter.agent.http.ErasedHandles;
 import dev.limiter.agent.http.BindingCache;
+import dev.limiter.agent.http.HandleFinder;
 import dev.limiter.agent.http.HttpExchange;
 import dev.limiter.agent.http.HttpServerApi;
 import dev.limiter.agent.http.PermitRelease;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;
 import java.util.List;
@@ -60,57 +60,39 @@ final class RoutingApi extends HttpServerApi {
     }
 
     private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
-        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        Class<?> context = ErasedHandles.type("io.vertx.ext.web.RoutingContext", loader);
-        Class<?> request = ErasedHandles.type("io.vertx.core.http.HttpServerRequest", loader);
-        Class<?> response = ErasedHandles.type("io.vertx.core.http.HttpServerResponse", loader);
-        Class<?> httpMethod = ErasedHandles.type("io.vertx.core.http.HttpMethod", loader);
-        Class<?> multiMap = ErasedHandles.type("io.vertx.core.MultiMap", loader);
-        Class<?> connection = ErasedHandles.type("io.vertx.core.http.HttpConnection", loader);
-        Class<?> address = ErasedHandles.type("io.vertx.core.net.SocketAddress", loader);
-        Class<?> future = ErasedHandles.type("io.vertx.core.Future", loader);
-        Class<?> handler = ErasedHandles.type("io.vertx.core.Handler", loader);
+        HandleFinder f = new HandleFinder(loader, "io.vertx.core.http");
+        String context = "io.vertx.ext.web.RoutingContext";
+        String request = "HttpServerRequest";
+        String response = "HttpServerResponse";
+        String future = "io.vertx.core.Future";
+        String handler = "io.vertx.core.Handler";
         // the proxy class is public in a package the JDK exports (the Handler interface is public and exported)
-        Class<?> endHandlerProxy = Proxy.newProxyInstance(loader, new Class<?>[] {handler}, new EndOfRequest(null))
-                .getClass();
-        MethodHandle toRequest = lookup.findVirtual(context, "request", MethodType.methodType(request));
-        MethodHandle toResponse = lookup.findVirtual(context, "response", MethodType.methodType(response));
+        Class<?> endHandlerProxy = Proxy.newProxyInstance(loader, new Class<?>[] {f.type(handler)},
+                new EndOfRequest(null)).getClass();
+        MethodHandle toRequest = f.virtual(context, "request", request);
+        MethodHandle toResponse = f.virtual(context, "response", response);
 
         // the path Vert.x Web routes on, as http: rules see it
-        h[PATH] = ErasedHandles.ruleView(
-                lookup.findVirtual(context, "normalizedPath", MethodType.methodType(String.class)));
-        h[METHOD] = onRequest(toRequest, MethodHandles.filterReturnValue(
-                lookup.findVirtual(request, "method", MethodType.methodType(httpMethod)),
-                lookup.findVirtual(httpMethod, "name", MethodType.methodType(String.class))));
-        h[HEADER] = onRequest(toRequest,
-                lookup.findVirtual(request, "getHeader", MethodType.methodType(String.class, String.class)));
-        h[HEADER_LINES] = onRequest(toRequest, MethodHandles.filterArguments(
-                lookup.findVirtual(multiMap, "getAll", MethodType.methodType(List.class, String.class)), 0,
-                lookup.findVirtual(request, "headers", MethodType.methodType(multiMap))));
-        h[PARAMETER] = onRequest(toRequest,
-                lookup.findVirtual(request, "getParam", MethodType.methodType(String.class, String.class)));
-        h[PEER] = onRequest(toRequest, MethodHandles.filterReturnValue(
-                lookup.findVirtual(request, "connection", MethodType.methodType(connection)),
-                lookup.findVirtual(connection, "remoteAddress", MethodType.methodType(address))));
-        h[PEER_TEXT] = lookup.findVirtual(address, "hostAddress", MethodType.methodType(String.class));
-        h[STATUS] = onRequest(toResponse,
-                lookup.findVirtual(response, "setStatusCode", MethodType.methodType(response, int.class)));
-        h[SET_HEADER] = onRequest(toResponse, lookup.findVirtual(response, "putHeader",
-                MethodType.methodType(response, String.class, String.class)));
-        h[END_WITH] = onRequest(toResponse,
-                lookup.findVirtual(response, "end", MethodType.methodType(future, String.class)));
-        h[END] = onRequest(toResponse, lookup.findVirtual(response, "end", MethodType.methodType(future)));
-        h[COMMITTED] = onRequest(toResponse,
-                lookup.findVirtual(response, "headWritten", MethodType.methodType(boolean.class)));
-        h[NEW_END_HANDLER] = lookup.findConstructor(endHandlerProxy,
-                MethodType.methodType(void.class, InvocationHandler.class));
-        h[ADD_END_HANDLER] = lookup.findVirtual(context, "addEndHandler", MethodType.methodType(int.class, handler));
+        h[PATH] = ErasedHandles.ruleView(f.virtual(context, "normalizedPath", String.class));
+        h[METHOD] = HandleFinder.on(toRequest, HandleFinder.then(f.virtual(request, "method", "HttpMethod"),
+                f.virtual("HttpMethod", "name", String.class)));
+        h[HEADER] = HandleFinder.on(toRequest, f.virtual(request, "getHeader", String.class, String.class));
+        String multiMap = "io.vertx.core.MultiMap";
+        h[HEADER_LINES] = HandleFinder.on(toRequest, HandleFinder.on(f.virtual(request, "headers", multiMap),
+                f.virtual(multiMap, "getAll", List.class, String.class)));
+        h[PARAMETER] = HandleFinder.on(toRequest, f.virtual(request, "getParam", String.class, String.class));
+        h[PEER] = HandleFinder.on(toRequest, HandleFinder.then(f.virtual(request, "connection", "HttpConnection"),
+                f.virtual("HttpConnection", "remoteAddress", "io.vertx.core.net.SocketAddress")));
+        h[PEER_TEXT] = f.virtual("io.vertx.core.net.SocketAddress", "hostAddress", String.class);
+        h[STATUS] = HandleFinder.on(toResponse, f.virtual(response, "setStatusCode", response, int.class));
+        h[SET_HEADER] = HandleFinder.on(toResponse,
+                f.virtual(response, "putHeader", response, String.class, String.class));
+        h[END_WITH] = HandleFinder.on(toResponse, f.virtual(response, "end", future, String.class));
+        h[END] = HandleFinder.on(toResponse, f.virtual(response, "end", future));
+        h[COMMITTED] = HandleFinder.on(toResponse, f.virtual(response, "headWritten", boolean.class));
+        h[NEW_END_HANDLER] = f.constructor(endHandlerProxy, InvocationHandler.class);
+        h[ADD_END_HANDLER] = f.virtual(context, "addEndHandler", int.class, handler);
         ErasedHandles.eraseAll(h);
-    }
-
-    /** {@code target} called on what {@code part} gives of the context ({@code context.request()}). */
-    private static MethodHandle onRequest(MethodHandle part, MethodHandle target) {
-        return MethodHandles.filterArguments(target, 0, part);
     }
 
     // ---- the rest of the response (the routing context's); the getters and setters are the handle table's

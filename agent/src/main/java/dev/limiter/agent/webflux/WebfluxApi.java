@@ -3,6 +3,7 @@ package dev.limiter.agent.webflux;
 import dev.limiter.agent.decision.RoutedPaths;
 import dev.limiter.agent.http.ErasedHandles;
 import dev.limiter.agent.http.BindingCache;
+import dev.limiter.agent.http.HandleFinder;
 import dev.limiter.agent.http.HttpExchange;
 import dev.limiter.agent.http.HttpServerApi;
 import dev.limiter.agent.http.PermitRelease;
@@ -11,6 +12,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -53,70 +55,48 @@ final class WebfluxApi extends HttpServerApi {
     }
 
     private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
-        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        Class<?> request = ErasedHandles.type(REQUEST, loader);
-        Class<?> response = ErasedHandles.type(RESPONSE, loader);
-        Class<?> httpMethod = ErasedHandles.type("org.springframework.http.HttpMethod", loader);
-        Class<?> requestPath = ErasedHandles.type("org.springframework.http.server.RequestPath", loader);
-        Class<?> pathContainer = ErasedHandles.type("org.springframework.http.server.PathContainer", loader);
-        Class<?> headers = ErasedHandles.type("org.springframework.http.HttpHeaders", loader);
-        Class<?> multiValueMap = ErasedHandles.type("org.springframework.util.MultiValueMap", loader);
-        Class<?> statusCode = ErasedHandles.type("org.springframework.http.HttpStatusCode", loader);
-        Class<?> factory = ErasedHandles.type("org.springframework.core.io.buffer.DataBufferFactory", loader);
-        Class<?> dataBuffer = ErasedHandles.type("org.springframework.core.io.buffer.DataBuffer", loader);
-        Class<?> mono = ErasedHandles.type("reactor.core.publisher.Mono", loader);
-        Class<?> publisher = ErasedHandles.type("org.reactivestreams.Publisher", loader);
-
-        MethodHandle requestHeaders = lookup.findVirtual(request, "getHeaders", MethodType.methodType(headers));
-        MethodHandle responseHeaders = lookup.findVirtual(response, "getHeaders", MethodType.methodType(headers));
-        h[METHOD] = MethodHandles.filterReturnValue(
-                lookup.findVirtual(request, "getMethod", MethodType.methodType(httpMethod)),
-                lookup.findVirtual(httpMethod, "name", MethodType.methodType(String.class)));
-        h[HEADER] = MethodHandles.filterArguments(
-                lookup.findVirtual(headers, "getFirst", MethodType.methodType(String.class, String.class)), 0,
-                requestHeaders);
-        h[HEADER_LINES] = MethodHandles.filterArguments(headerList(lookup, headers), 0, requestHeaders);
-        h[PARAMETER] = MethodHandles.filterArguments(
-                lookup.findVirtual(multiValueMap, "getFirst", MethodType.methodType(Object.class, Object.class)), 0,
-                lookup.findVirtual(request, "getQueryParams", MethodType.methodType(multiValueMap)))
-                .asType(MethodType.methodType(Object.class, request, String.class));
-        h[PEER] = ErasedHandles.inetPeer(
-                lookup.findVirtual(request, "getRemoteAddress", MethodType.methodType(InetSocketAddress.class)));
+        HandleFinder f = new HandleFinder(loader, "org.springframework.http");
+        String mono = "reactor.core.publisher.Mono";
+        String buffers = "org.springframework.core.io.buffer.DataBufferFactory";
+        MethodHandle requestHeaders = f.virtual(REQUEST, "getHeaders", "HttpHeaders");
+        MethodHandle uri = f.virtual(REQUEST, "getURI", URI.class);
+        h[METHOD] = HandleFinder.then(f.virtual(REQUEST, "getMethod", "HttpMethod"),
+                f.virtual("HttpMethod", "name", String.class));
+        h[HEADER] = HandleFinder.on(requestHeaders, f.virtual("HttpHeaders", "getFirst", String.class, String.class));
+        h[HEADER_LINES] = HandleFinder.on(requestHeaders, headerList(f));
+        h[PARAMETER] = HandleFinder.on(f.virtual(REQUEST, "getQueryParams", "org.springframework.util.MultiValueMap"),
+                f.virtual("org.springframework.util.MultiValueMap", "getFirst", Object.class, Object.class))
+                .asType(MethodType.methodType(Object.class, f.type(REQUEST), String.class));
+        h[PEER] = ErasedHandles.inetPeer(f.virtual(REQUEST, "getRemoteAddress", InetSocketAddress.class));
         h[PEER_TEXT] = ErasedHandles.inetPeerText();
-        h[COMMITTED] = lookup.findVirtual(response, "isCommitted", MethodType.methodType(boolean.class));
+        h[COMMITTED] = f.virtual(RESPONSE, "isCommitted", boolean.class);
         // false only once committed, which the gate checks before
         h[STATUS] = MethodHandles.filterArguments(
-                lookup.findVirtual(response, "setStatusCode", MethodType.methodType(boolean.class, statusCode)), 1,
-                lookup.findStatic(statusCode, "valueOf", MethodType.methodType(statusCode, int.class)));
-        h[SET_HEADER] = MethodHandles.filterArguments(
-                lookup.findVirtual(headers, "set", MethodType.methodType(void.class, String.class, String.class)), 0,
-                responseHeaders);
-        h[FULL_PATH] = MethodHandles.filterReturnValue(
-                lookup.findVirtual(request, "getURI", MethodType.methodType(java.net.URI.class)),
-                lookup.findVirtual(java.net.URI.class, "getPath", MethodType.methodType(String.class)));
-        h[RAW_PATH] = MethodHandles.filterReturnValue(
-                lookup.findVirtual(request, "getURI", MethodType.methodType(java.net.URI.class)),
-                lookup.findVirtual(java.net.URI.class, "getRawPath", MethodType.methodType(String.class)));
-        h[CONTEXT_PATH] = MethodHandles.filterReturnValue(MethodHandles.filterReturnValue(
-                lookup.findVirtual(request, "getPath", MethodType.methodType(requestPath)),
-                lookup.findVirtual(requestPath, "contextPath", MethodType.methodType(pathContainer))),
-                lookup.findVirtual(pathContainer, "value", MethodType.methodType(String.class)));
-        h[BUFFER_FACTORY] = lookup.findVirtual(response, "bufferFactory", MethodType.methodType(factory));
-        h[WRAP] = lookup.findVirtual(factory, "wrap", MethodType.methodType(dataBuffer, byte[].class));
-        h[JUST] = lookup.findStatic(mono, "just", MethodType.methodType(mono, Object.class));
-        h[WRITE_WITH] = lookup.findVirtual(response, "writeWith", MethodType.methodType(mono, publisher));
-        h[DO_FINALLY] = lookup.findVirtual(mono, "doFinally", MethodType.methodType(mono, Consumer.class));
+                f.virtual(RESPONSE, "setStatusCode", boolean.class, "HttpStatusCode"), 1,
+                f.function("HttpStatusCode", "valueOf", "HttpStatusCode", int.class));
+        h[SET_HEADER] = HandleFinder.on(f.virtual(RESPONSE, "getHeaders", "HttpHeaders"),
+                f.virtual("HttpHeaders", "set", void.class, String.class, String.class));
+        h[FULL_PATH] = HandleFinder.then(uri, f.virtual(URI.class, "getPath", String.class));
+        h[RAW_PATH] = HandleFinder.then(uri, f.virtual(URI.class, "getRawPath", String.class));
+        String path = "org.springframework.http.server.RequestPath";
+        String container = "org.springframework.http.server.PathContainer";
+        h[CONTEXT_PATH] = HandleFinder.then(f.virtual(REQUEST, "getPath", path),
+                f.virtual(path, "contextPath", container), f.virtual(container, "value", String.class));
+        h[BUFFER_FACTORY] = f.virtual(RESPONSE, "bufferFactory", buffers);
+        h[WRAP] = f.virtual(buffers, "wrap", "org.springframework.core.io.buffer.DataBuffer", byte[].class);
+        h[JUST] = f.function(mono, "just", mono, Object.class);
+        h[WRITE_WITH] = f.virtual(RESPONSE, "writeWith", mono, "org.reactivestreams.Publisher");
+        h[DO_FINALLY] = f.virtual(mono, "doFinally", mono, Consumer.class);
         ErasedHandles.eraseAll(h);
     }
 
     /** {@code HttpHeaders.get(String)} (Spring 7) or the {@code Map.get(Object)} of Spring 6's headers. */
-    private static MethodHandle headerList(MethodHandles.Lookup lookup, Class<?> headers)
-            throws ReflectiveOperationException {
+    private static MethodHandle headerList(HandleFinder f) throws ReflectiveOperationException {
         try {
-            return lookup.findVirtual(headers, "get", MethodType.methodType(List.class, String.class));
+            return f.virtual("HttpHeaders", "get", List.class, String.class);
         } catch (NoSuchMethodException spring6) {
-            return lookup.findVirtual(headers, "get", MethodType.methodType(List.class, Object.class))
-                    .asType(MethodType.methodType(List.class, headers, String.class));
+            return f.virtual("HttpHeaders", "get", List.class, Object.class)
+                    .asType(MethodType.methodType(List.class, f.type("HttpHeaders"), String.class));
         }
     }
 

@@ -2,11 +2,11 @@ package dev.limiter.agent.outbound.apache;
 
 import dev.limiter.agent.http.BindingCache;
 import dev.limiter.agent.http.ErasedHandles;
+import dev.limiter.agent.http.HandleFinder;
 import dev.limiter.agent.outbound.BoundClientApi;
 import dev.limiter.agent.outbound.OutboundCall;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 
 /**
  * Apache HttpCore 5's request, target host and response as the outbound gate reads them, through public interfaces
@@ -39,28 +39,20 @@ final class ApacheApi extends BoundClientApi {
 
     /** {@link #HEADER}: {@code getFirstHeader(name)}, a {@code Header} whose value {@link #header} reads. */
     private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
-        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        Class<?> request = ErasedHandles.type("org.apache.hc.core5.http.HttpRequest", loader);
-        Class<?> host = ErasedHandles.type("org.apache.hc.core5.http.HttpHost", loader);
-        Class<?> uriAuthority = ErasedHandles.type("org.apache.hc.core5.net.URIAuthority", loader);
-        Class<?> headers = ErasedHandles.type("org.apache.hc.core5.http.MessageHeaders", loader);
-        Class<?> header = ErasedHandles.type("org.apache.hc.core5.http.Header", loader);
-        Class<?> pair = ErasedHandles.type("org.apache.hc.core5.http.NameValuePair", loader);
-        Class<?> response = ErasedHandles.type("org.apache.hc.core5.http.HttpResponse", loader);
-        MethodType text = MethodType.methodType(String.class);
-        MethodType number = MethodType.methodType(int.class);
-        h[METHOD] = lookup.findVirtual(request, "getMethod", text);
-        h[HEADER] = lookup.findVirtual(headers, "getFirstHeader", MethodType.methodType(header, String.class));
-        h[STATUS] = lookup.findVirtual(response, "getCode", number);
-        h[PATH] = lookup.findVirtual(request, "getPath", text);
-        h[SCHEME] = lookup.findVirtual(request, "getScheme", text);
-        h[AUTHORITY] = lookup.findVirtual(request, "getAuthority", MethodType.methodType(uriAuthority));
-        h[AUTHORITY_HOST] = lookup.findVirtual(uriAuthority, "getHostName", text);
-        h[AUTHORITY_PORT] = lookup.findVirtual(uriAuthority, "getPort", number);
-        h[TARGET_SCHEME] = lookup.findVirtual(host, "getSchemeName", text);
-        h[TARGET_HOST] = lookup.findVirtual(host, "getHostName", text);
-        h[TARGET_PORT] = lookup.findVirtual(host, "getPort", number);
-        h[HEADER_VALUE] = lookup.findVirtual(pair, "getValue", text);
+        HandleFinder f = new HandleFinder(loader, "org.apache.hc.core5.http");
+        String authority = "org.apache.hc.core5.net.URIAuthority";
+        h[METHOD] = f.virtual("HttpRequest", "getMethod", String.class);
+        h[HEADER] = f.virtual("MessageHeaders", "getFirstHeader", "Header", String.class);
+        h[STATUS] = f.virtual("HttpResponse", "getCode", int.class);
+        h[PATH] = f.virtual("HttpRequest", "getPath", String.class);
+        h[SCHEME] = f.virtual("HttpRequest", "getScheme", String.class);
+        h[AUTHORITY] = f.virtual("HttpRequest", "getAuthority", authority);
+        h[AUTHORITY_HOST] = f.virtual(authority, "getHostName", String.class);
+        h[AUTHORITY_PORT] = f.virtual(authority, "getPort", int.class);
+        h[TARGET_SCHEME] = f.virtual("HttpHost", "getSchemeName", String.class);
+        h[TARGET_HOST] = f.virtual("HttpHost", "getHostName", String.class);
+        h[TARGET_PORT] = f.virtual("HttpHost", "getPort", int.class);
+        h[HEADER_VALUE] = f.virtual("NameValuePair", "getValue", String.class);
         ErasedHandles.eraseAll(h);
     }
 

@@ -2,6 +2,7 @@ package dev.limiter.agent.outbound.apache;
 
 import dev.limiter.agent.http.BindingCache;
 import dev.limiter.agent.http.ErasedHandles;
+import dev.limiter.agent.http.HandleFinder;
 import dev.limiter.agent.outbound.BindingProblem;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -15,8 +16,6 @@ import java.lang.invoke.MethodType;
  * Handles found once per client class.
  */
 final class ApacheAsyncApi {
-
-    private static final String ASYNC = "org.apache.hc.client5.http.async.";
 
     private static final BindingCache<ApacheAsyncApi> BY_CLIENT_CLASS =
             BindingCache.of(MethodHandles.lookup(), ApacheAsyncApi.class, 5);
@@ -43,25 +42,21 @@ final class ApacheAsyncApi {
     }
 
     private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
-        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        Class<?> scope = ErasedHandles.type(ASYNC + "AsyncExecChain$Scope", loader);
-        Class<?> chain = ErasedHandles.type(ASYNC + "AsyncExecChain", loader);
-        Class<?> callback = ErasedHandles.type(ASYNC + "AsyncExecCallback", loader);
-        Class<?> route = ErasedHandles.type("org.apache.hc.client5.http.HttpRoute", loader);
-        Class<?> host = ErasedHandles.type("org.apache.hc.core5.http.HttpHost", loader);
-        Class<?> dependency = ErasedHandles.type("org.apache.hc.core5.concurrent.CancellableDependency", loader);
-        Class<?> request = ErasedHandles.type("org.apache.hc.core5.http.HttpRequest", loader);
-        Class<?> entity = ErasedHandles.type("org.apache.hc.core5.http.nio.AsyncEntityProducer", loader);
-        Class<?> client = ErasedHandles.type("org.apache.hc.client5.http.impl.async.InternalAbstractHttpAsyncClient",
-                loader);
-        h[0] = MethodHandles.filterReturnValue(lookup.findGetter(scope, "route", route),
-                lookup.findVirtual(route, "getTargetHost", MethodType.methodType(host)));
-        h[1] = MethodHandles.filterReturnValue(lookup.findGetter(scope, "cancellableDependency", dependency),
-                lookup.findVirtual(dependency, "isCancelled", MethodType.methodType(boolean.class)));
-        h[2] = lookup.findVirtual(callback, "failed", MethodType.methodType(void.class, Exception.class));
+        HandleFinder f = new HandleFinder(loader, "org.apache.hc.client5.http.async");
+        String route = "org.apache.hc.client5.http.HttpRoute";
+        String host = "org.apache.hc.core5.http.HttpHost";
+        String dependency = "org.apache.hc.core5.concurrent.CancellableDependency";
+        Class<?> client = f.type("org.apache.hc.client5.http.impl.async.InternalAbstractHttpAsyncClient");
+        h[0] = HandleFinder.then(f.getter("AsyncExecChain$Scope", "route", route),
+                f.virtual(route, "getTargetHost", host));
+        h[1] = HandleFinder.then(f.getter("AsyncExecChain$Scope", "cancellableDependency", dependency),
+                f.virtual(dependency, "isCancelled", boolean.class));
+        h[2] = f.virtual("AsyncExecCallback", "failed", void.class, Exception.class);
         h[3] = MethodHandles.privateLookupIn(client, MethodHandles.lookup()).findVirtual(client, "executeImmediate",
-                MethodType.methodType(void.class, request, entity, scope, chain, callback));
-        h[4] = MethodHandles.identity(callback); // not called: it carries the callback's type
+                MethodType.methodType(void.class, f.type("org.apache.hc.core5.http.HttpRequest"),
+                        f.type("org.apache.hc.core5.http.nio.AsyncEntityProducer"), f.type("AsyncExecChain$Scope"),
+                        f.type("AsyncExecChain"), f.type("AsyncExecCallback")));
+        h[4] = MethodHandles.identity(f.type("AsyncExecCallback")); // not called: it carries the callback's type
         MethodHandle keep = h[4];
         ErasedHandles.eraseAll(h);
         h[4] = keep;

@@ -2,12 +2,12 @@ package dev.limiter.agent.outbound.okhttp;
 
 import dev.limiter.agent.http.BindingCache;
 import dev.limiter.agent.http.ErasedHandles;
+import dev.limiter.agent.http.HandleFinder;
 import dev.limiter.agent.outbound.BoundClientApi;
 import dev.limiter.agent.outbound.OutboundCall;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 
 /**
  * OkHttp's call, request, URL, response and callback as the outbound gate reads and drives them, through their
@@ -45,29 +45,21 @@ final class OkHttpApi extends BoundClientApi {
     }
 
     private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
-        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        Class<?> call = ErasedHandles.type("okhttp3.Call", loader);
-        Class<?> request = ErasedHandles.type("okhttp3.Request", loader);
-        Class<?> httpUrl = ErasedHandles.type("okhttp3.HttpUrl", loader);
-        Class<?> response = ErasedHandles.type("okhttp3.Response", loader);
-        Class<?> callback = ErasedHandles.type("okhttp3.Callback", loader);
-        MethodType text = MethodType.methodType(String.class);
-        MethodType named = MethodType.methodType(String.class, String.class);
-        h[METHOD] = lookup.findVirtual(request, "method", text);
-        h[HEADER] = lookup.findVirtual(request, "header", named);
-        h[STATUS] = lookup.findVirtual(response, "code", MethodType.methodType(int.class));
-        h[RESPONSE_HEADER] = lookup.findVirtual(response, "header", named);
-        h[REQUEST] = lookup.findVirtual(call, "request", MethodType.methodType(request));
-        h[URL] = lookup.findVirtual(request, "url", MethodType.methodType(httpUrl));
-        h[SCHEME] = lookup.findVirtual(httpUrl, "scheme", text);
-        h[HOST] = lookup.findVirtual(httpUrl, "host", text);
-        h[PORT] = lookup.findVirtual(httpUrl, "port", MethodType.methodType(int.class));
-        h[PATH] = lookup.findVirtual(httpUrl, "encodedPath", text); // as sent
-        h[IS_CANCELED] = lookup.findVirtual(call, "isCanceled", MethodType.methodType(boolean.class));
-        h[ENQUEUE] = lookup.findVirtual(call, "enqueue", MethodType.methodType(void.class, callback));
-        h[ON_FAILURE] = lookup.findVirtual(callback, "onFailure",
-                MethodType.methodType(void.class, call, IOException.class));
-        h[CALLBACK] = MethodHandles.identity(callback);
+        HandleFinder f = new HandleFinder(loader, "okhttp3");
+        h[METHOD] = f.virtual("Request", "method", String.class);
+        h[HEADER] = f.virtual("Request", "header", String.class, String.class);
+        h[STATUS] = f.virtual("Response", "code", int.class);
+        h[RESPONSE_HEADER] = f.virtual("Response", "header", String.class, String.class);
+        h[REQUEST] = f.virtual("Call", "request", "Request");
+        h[URL] = f.virtual("Request", "url", "HttpUrl");
+        h[SCHEME] = f.virtual("HttpUrl", "scheme", String.class);
+        h[HOST] = f.virtual("HttpUrl", "host", String.class);
+        h[PORT] = f.virtual("HttpUrl", "port", int.class);
+        h[PATH] = f.virtual("HttpUrl", "encodedPath", String.class); // as sent
+        h[IS_CANCELED] = f.virtual("Call", "isCanceled", boolean.class);
+        h[ENQUEUE] = f.virtual("Call", "enqueue", void.class, "Callback");
+        h[ON_FAILURE] = f.virtual("Callback", "onFailure", void.class, "Call", IOException.class);
+        h[CALLBACK] = MethodHandles.identity(f.type("Callback"));
         MethodHandle keep = h[CALLBACK];
         ErasedHandles.eraseAll(h);
         h[CALLBACK] = keep;

@@ -2,11 +2,11 @@ package dev.limiter.agent.outbound.restclient;
 
 import dev.limiter.agent.http.BindingCache;
 import dev.limiter.agent.http.ErasedHandles;
+import dev.limiter.agent.http.HandleFinder;
 import dev.limiter.agent.outbound.BoundClientApi;
 import dev.limiter.agent.outbound.OutboundCall;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.net.URI;
 
 /**
@@ -32,23 +32,16 @@ final class ReactorRequestApi extends BoundClientApi {
 
     /** {@link #HEADER} reads the executed headers ({@code HttpHeaders.getFirst}), the call's "request". */
     private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
-        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        Class<?> request = ErasedHandles.type("org.springframework.http.HttpRequest", loader);
-        Class<?> method = ErasedHandles.type("org.springframework.http.HttpMethod", loader);
-        Class<?> headers = ErasedHandles.type("org.springframework.http.HttpHeaders", loader);
-        Class<?> response = ErasedHandles.type("org.springframework.http.client.ClientHttpResponse", loader);
-        Class<?> status = ErasedHandles.type("org.springframework.http.HttpStatusCode", loader);
-        MethodHandle first = lookup.findVirtual(headers, "getFirst", MethodType.methodType(String.class, String.class));
-        h[METHOD] = MethodHandles.filterReturnValue(
-                lookup.findVirtual(request, "getMethod", MethodType.methodType(method)),
-                lookup.findVirtual(method, "name", MethodType.methodType(String.class)));
-        h[URI_OF] = lookup.findVirtual(request, "getURI", MethodType.methodType(URI.class));
+        HandleFinder f = new HandleFinder(loader, "org.springframework.http");
+        MethodHandle first = f.virtual("HttpHeaders", "getFirst", String.class, String.class);
+        h[METHOD] = HandleFinder.then(f.virtual("HttpRequest", "getMethod", "HttpMethod"),
+                f.virtual("HttpMethod", "name", String.class));
+        h[URI_OF] = f.virtual("HttpRequest", "getURI", URI.class);
         h[HEADER] = first;
-        h[STATUS] = MethodHandles.filterReturnValue(
-                lookup.findVirtual(response, "getStatusCode", MethodType.methodType(status)),
-                lookup.findVirtual(status, "value", MethodType.methodType(int.class)));
-        h[RESPONSE_HEADER] = MethodHandles.filterArguments(first, 0,
-                lookup.findVirtual(response, "getHeaders", MethodType.methodType(headers)));
+        String response = "org.springframework.http.client.ClientHttpResponse";
+        h[STATUS] = HandleFinder.then(f.virtual(response, "getStatusCode", "HttpStatusCode"),
+                f.virtual("HttpStatusCode", "value", int.class));
+        h[RESPONSE_HEADER] = HandleFinder.on(f.virtual(response, "getHeaders", "HttpHeaders"), first);
         ErasedHandles.eraseAll(h);
     }
 

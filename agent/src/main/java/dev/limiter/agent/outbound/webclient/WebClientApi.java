@@ -2,6 +2,7 @@ package dev.limiter.agent.outbound.webclient;
 
 import dev.limiter.agent.http.BindingCache;
 import dev.limiter.agent.http.ErasedHandles;
+import dev.limiter.agent.http.HandleFinder;
 import dev.limiter.agent.outbound.BoundClientApi;
 import dev.limiter.agent.outbound.OutboundCall;
 import java.lang.invoke.MethodHandle;
@@ -56,44 +57,35 @@ final class WebClientApi extends BoundClientApi {
     }
 
     private static void find(ClassLoader loader, MethodHandle[] h) throws ReflectiveOperationException {
-        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        String client = "org.springframework.web.reactive.function.client.";
-        Class<?> request = ErasedHandles.type(client + "ClientRequest", loader);
-        Class<?> response = ErasedHandles.type(client + "ClientResponse", loader);
-        Class<?> responseHeaders = ErasedHandles.type(client + "ClientResponse$Headers", loader);
-        Class<?> failure = ErasedHandles.type(client + "WebClientRequestException", loader);
-        Class<?> httpMethod = ErasedHandles.type("org.springframework.http.HttpMethod", loader);
-        Class<?> headers = ErasedHandles.type("org.springframework.http.HttpHeaders", loader);
-        Class<?> status = ErasedHandles.type("org.springframework.http.HttpStatusCode", loader);
-        Class<?> mono = ErasedHandles.type("reactor.core.publisher.Mono", loader);
-        MethodType named = MethodType.methodType(String.class, String.class);
-        h[HTTP_METHOD] = lookup.findVirtual(request, "method", MethodType.methodType(httpMethod));
-        h[HEADERS] = lookup.findVirtual(request, "headers", MethodType.methodType(headers));
-        h[URL] = lookup.findVirtual(request, "url", MethodType.methodType(URI.class));
-        h[METHOD] = MethodHandles.filterReturnValue(h[HTTP_METHOD],
-                lookup.findVirtual(httpMethod, "name", MethodType.methodType(String.class)));
-        h[HEADER] = MethodHandles.filterArguments(lookup.findVirtual(headers, "getFirst", named), 0, h[HEADERS]);
-        h[STATUS] = MethodHandles.filterReturnValue(
-                lookup.findVirtual(response, "statusCode", MethodType.methodType(status)),
-                lookup.findVirtual(status, "value", MethodType.methodType(int.class)));
-        h[RESPONSE_HEADER] = MethodHandles.filterReturnValue(MethodHandles.filterArguments(
-                lookup.findVirtual(responseHeaders, "header", MethodType.methodType(List.class, String.class)), 0,
-                lookup.findVirtual(response, "headers", MethodType.methodType(responseHeaders))),
+        HandleFinder f = new HandleFinder(loader, "org.springframework.web.reactive.function.client");
+        String headers = "org.springframework.http.HttpHeaders";
+        String httpMethod = "org.springframework.http.HttpMethod";
+        String status = "org.springframework.http.HttpStatusCode";
+        String mono = "reactor.core.publisher.Mono";
+        h[HTTP_METHOD] = f.virtual("ClientRequest", "method", httpMethod);
+        h[HEADERS] = f.virtual("ClientRequest", "headers", headers);
+        h[URL] = f.virtual("ClientRequest", "url", URI.class);
+        h[METHOD] = HandleFinder.then(h[HTTP_METHOD], f.virtual(httpMethod, "name", String.class));
+        h[HEADER] = HandleFinder.on(h[HEADERS], f.virtual(headers, "getFirst", String.class, String.class));
+        h[STATUS] = HandleFinder.then(f.virtual("ClientResponse", "statusCode", status),
+                f.virtual(status, "value", int.class));
+        h[RESPONSE_HEADER] = HandleFinder.then(HandleFinder.on(
+                f.virtual("ClientResponse", "headers", "ClientResponse$Headers"),
+                f.virtual("ClientResponse$Headers", "header", List.class, String.class)),
                 MethodHandles.lookup().findStatic(WebClientApi.class, "first",
                         MethodType.methodType(String.class, List.class)));
-        h[REQUEST_EXCEPTION] = lookup.findConstructor(failure,
-                MethodType.methodType(void.class, Throwable.class, httpMethod, URI.class, headers));
-        h[DEFER] = lookup.findStatic(mono, "defer", MethodType.methodType(mono, Supplier.class));
-        h[ERROR] = lookup.findStatic(mono, "error", MethodType.methodType(mono, Throwable.class));
-        h[DELAY_SUBSCRIPTION] = lookup.findVirtual(mono, "delaySubscription",
-                MethodType.methodType(mono, Duration.class));
-        h[DO_ON_SUBSCRIBE] = lookup.findVirtual(mono, "doOnSubscribe", MethodType.methodType(mono, Consumer.class));
-        h[DO_ON_CANCEL] = lookup.findVirtual(mono, "doOnCancel", MethodType.methodType(mono, Runnable.class));
-        h[DO_ON_NEXT] = lookup.findVirtual(mono, "doOnNext", MethodType.methodType(mono, Consumer.class));
-        h[DO_FINALLY] = lookup.findVirtual(mono, "doFinally", MethodType.methodType(mono, Consumer.class));
-        Class<?> function = ErasedHandles.type(client + "ExchangeFunctions$DefaultExchangeFunction", loader);
+        h[REQUEST_EXCEPTION] = f.constructor("WebClientRequestException", Throwable.class, httpMethod, URI.class,
+                headers);
+        h[DEFER] = f.function(mono, "defer", mono, Supplier.class);
+        h[ERROR] = f.function(mono, "error", mono, Throwable.class);
+        h[DELAY_SUBSCRIPTION] = f.virtual(mono, "delaySubscription", mono, Duration.class);
+        h[DO_ON_SUBSCRIBE] = f.virtual(mono, "doOnSubscribe", mono, Consumer.class);
+        h[DO_ON_CANCEL] = f.virtual(mono, "doOnCancel", mono, Runnable.class);
+        h[DO_ON_NEXT] = f.virtual(mono, "doOnNext", mono, Consumer.class);
+        h[DO_FINALLY] = f.virtual(mono, "doFinally", mono, Consumer.class);
+        Class<?> function = f.type("ExchangeFunctions$DefaultExchangeFunction");
         h[CONNECTOR] = MethodHandles.privateLookupIn(function, MethodHandles.lookup()).findGetter(function,
-                "connector", ErasedHandles.type("org.springframework.http.client.reactive.ClientHttpConnector", loader));
+                "connector", f.type("org.springframework.http.client.reactive.ClientHttpConnector"));
         ErasedHandles.eraseAll(h);
     }
 
