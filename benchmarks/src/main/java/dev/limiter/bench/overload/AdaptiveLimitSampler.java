@@ -10,13 +10,17 @@ import java.util.List;
 
 /**
  * Reads the adaptive rule's limit from the agent's Prometheus endpoint ({@code limiter_adaptive_limit}) every
- * quarter second while the load runs, so the report can say how far the limit fell and how fast it came back.
+ * {@code overload.sample-ms} [250] while the load runs (0: not at all, see {@link #ENABLED}), so the report can say how far the limit fell and how fast it came back.
  */
 final class AdaptiveLimitSampler implements AutoCloseable {
 
     /** When (nanos since the sampler started) the limit was what. */
     record Sample(long nanos, int limit) {
     }
+
+    /** How often the endpoint is read; a scrape costs the server some CPU, which it shares with the generator. */
+    static final long INTERVAL_MILLIS = Long.getLong("overload.sample-ms", 250);
+    static final boolean ENABLED = INTERVAL_MILLIS > 0;
 
     private static final String METRIC = "limiter_adaptive_limit{rule=\"work\"} ";
 
@@ -41,13 +45,13 @@ final class AdaptiveLimitSampler implements AutoCloseable {
                             samples.add(new Sample(System.nanoTime() - start, limit));
                         }
                     }
-                    Thread.sleep(250);
+                    Thread.sleep(INTERVAL_MILLIS);
                 } catch (InterruptedException e) {
                     return;
                 } catch (Exception notYet) {
                     // the endpoint opens after the first request: try again
                     try {
-                        Thread.sleep(250);
+                        Thread.sleep(INTERVAL_MILLIS);
                     } catch (InterruptedException e) {
                         return;
                     }

@@ -56,7 +56,7 @@ public final class OverloadComparison {
         }
         segments.add(new OpenLoopPhase.Segment(ContenderRun.RECOVERY, capacity, settings.recoverySeconds()));
         try (ForkedServer server = ForkedServer.start(settings, contender, dir, metricsPort);
-                AdaptiveLimitSampler sampler = contender.rules() != null
+                AdaptiveLimitSampler sampler = AdaptiveLimitSampler.ENABLED && contender.rules() != null
                         && contender.rules().contains("adaptive") ? new AdaptiveLimitSampler(metricsPort) : null) {
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(settings.timeout()).build();
