@@ -63,6 +63,9 @@ class PackagedAgentJarLayoutTest {
                 "visible redis.clients.jedis.Jedis=false", "resource inst=false",
                 "first-request-rejected=false");
         assertThat(result.err()).containsOnlyOnce(" started: rules ").contains("already running");
+        // JUL unconfigured: the banner is written in SimpleFormatter's layout with an ISO-8601 UTC time
+        assertThat(result.err()).containsPattern("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z "
+                + "dev\\.limiter\\.agent\\.startup\\.Startup\\R+INFO: limiter \\S+ started: rules ");
         assertThat(result.err()).doesNotContain("sun.misc.Unsafe");
     }
 
@@ -82,6 +85,18 @@ class PackagedAgentJarLayoutTest {
         assertThat(lenient.exit()).isZero();
         assertThat(lenient.err()).contains("invalid rules");
         assertThat(lenient.out()).contains("delegate-installed=true");
+    }
+
+    @Test
+    void aConfiguredJulFormatsTheBannerItself() throws Exception {
+        Path config = dir.resolve("logging.properties");
+        Files.writeString(config, "handlers=java.util.logging.ConsoleHandler\n"
+                + "java.util.logging.SimpleFormatter.format=JUL|%4$s|%5$s%n\n");
+        Result result = run(List.of(PackagedAgent.java(), "-Djava.util.logging.config.file=" + config,
+                "-javaagent:" + PackagedAgent.jar() + "=" + rules(), "-cp",
+                System.getProperty("basedir", ".") + "/target/test-classes", "weavingtest.IsolationProbe"));
+        assertThat(result.exit()).as(result.err()).isZero();
+        assertThat(result.err()).containsPattern("JUL\\|INFO\\|limiter \\S+ started: rules ");
     }
 
     @Test

@@ -196,9 +196,9 @@ public final class Startup {
                 log.severe(banner + "\nlimiter: strict=true, stopping the JVM");
                 System.exit(1);
             }
-            log.logp(Level.WARNING, BANNER_SOURCE, null, banner);
+            BannerOutput.print(log, Level.WARNING, BANNER_SOURCE, banner, System.err);
         } else {
-            log.logp(Level.INFO, BANNER_SOURCE, null, banner);
+            BannerOutput.print(log, Level.INFO, BANNER_SOURCE, banner, System.err);
         }
         return holder;
     }
