@@ -2,14 +2,13 @@ package dev.limiter.agent.startup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limiter.agent.testing.LogCapture;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -34,28 +33,12 @@ class BannerOutputTest {
     @Test
     void aLoggerWithAHandlerOfItsOwnGetsTheBannerThroughJul() {
         Logger log = Logger.getLogger("dev.limiter.test.banner.handled");
-        List<LogRecord> records = new ArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                records.add(record);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        log.addHandler(handler);
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try {
+        List<LogRecord> records;
+        try (LogCapture capture = LogCapture.on(log)) {
             assertThat(BannerOutput.unconfigured(log, Level.INFO)).isFalse();
             BannerOutput.print(log, Level.INFO, "dev.limiter.Source", "limiter x started", new PrintStream(err));
-        } finally {
-            log.removeHandler(handler);
+            records = List.copyOf(capture.records);
         }
         assertThat(err.size()).isZero();
         assertThat(records).singleElement().satisfies(record -> {
