@@ -12,7 +12,7 @@ import java.util.logging.SimpleFormatter;
  * Where the start-up banner goes: through {@code java.util.logging} like every message of the agent, except while
  * JUL still has the JDK's default set-up. Then the record could only reach JUL's {@code ConsoleHandler} on stderr,
  * whose {@code SimpleFormatter} renders its time with the zone rules and the locale's month names: in a JVM that
- * has not loaded them yet (an application that logs through Logback, or not yet at all) that is about 70 ms of CPU
+ * has not loaded them yet (an application that logs through Logback, or not yet at all) that is 50-100 ms of CPU
  * for one line (tzdb, CLDR, and the JIT after them). So the banner is written to stderr here, in
  * {@code SimpleFormatter}'s two-line layout but with the time in ISO-8601 UTC, which needs neither. Anything
  * configured (a JUL configuration file or class, another log manager, a handler, a filter, a format) sends it
