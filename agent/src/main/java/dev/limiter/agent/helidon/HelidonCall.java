@@ -1,10 +1,11 @@
 package dev.limiter.agent.helidon;
 
 import dev.limiter.agent.http.HttpExchange;
+import dev.limiter.agent.threads.SlotPool;
 import dev.limiter.bootstrap.LimiterBridge;
 
 /**
- * One request's buffers for its decision ({@link HttpExchange}), borrowed from the {@link CallPool} at the woven
+ * One request's buffers for its decision ({@link HttpExchange}), borrowed from the {@link HelidonLimiter}'s pool at the woven
  * entry: Helidon runs each connection (HTTP/1) or stream (HTTP/2) on a new virtual thread, so buffers kept per
  * thread would be made again for every connection. While the gate decides, it holds Helidon's request and
  * response (it is the gate's request and response, {@link HelidonApi}); an admitted request that took permits
@@ -16,7 +17,7 @@ import dev.limiter.bootstrap.LimiterBridge;
  */
 final class HelidonCall extends HttpExchange implements Runnable {
 
-    private final CallPool pool;
+    private final SlotPool<HelidonCall> pool;
     /** Helidon's request and response while the gate decides; null otherwise. */
     Object request;
     Object response;
@@ -24,7 +25,7 @@ final class HelidonCall extends HttpExchange implements Runnable {
     private String peer;
 
     /** {@code parks}: true on a request's own virtual thread, where an {@code on-limit: wait} rule may wait. */
-    HelidonCall(boolean parks, CallPool pool) {
+    HelidonCall(boolean parks, SlotPool<HelidonCall> pool) {
         super(parks);
         this.pool = pool;
     }

@@ -1,12 +1,11 @@
 package dev.limiter.agent.helidon;
 
 import dev.limiter.agent.http.HttpGate;
+import dev.limiter.agent.threads.SlotPool;
+import dev.limiter.agent.threads.VirtualThreads;
 import dev.limiter.bootstrap.HandlerBridge;
 import dev.limiter.bootstrap.HandlerDelegate;
 import dev.limiter.rules.RuleSet;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 
 /**
  * The Helidon 4 WebServer entry: the woven {@code HttpRoutingImpl.route(ctx, request, response)} calls it through
@@ -23,8 +22,9 @@ import java.lang.invoke.MethodType;
 public final class HelidonLimiter implements HandlerDelegate {
 
     private final HttpGate gate;
-    private final CallPool virtualThreads = new CallPool(true);
-    private final CallPool otherThreads = new CallPool(false);
+    /** Calls borrowed at the entry and given back when the request is done with them (see {@link HelidonCall}). */
+    private final SlotPool<HelidonCall> virtualThreads = new SlotPool<>();
+    private final SlotPool<HelidonCall> otherThreads = new SlotPool<>();
 
     public HelidonLimiter(HttpGate gate) {
         this.gate = gate;
@@ -40,7 +40,7 @@ public final class HelidonLimiter implements HandlerDelegate {
         if (!gate.supports(api)) {
             return null;
         }
-        HelidonCall call = (onVirtualThread() ? virtualThreads : otherThreads).take();
+        HelidonCall call = borrow(VirtualThreads.current());
         call.request = request;
         call.response = response;
         Object answer;
@@ -56,30 +56,10 @@ public final class HelidonLimiter implements HandlerDelegate {
         return answer == null ? null : HandlerBridge.ANSWERED;
     }
 
-    private static boolean onVirtualThread() {
-        MethodHandle isVirtual = VirtualThreads.IS_VIRTUAL;
-        if (isVirtual == null) {
-            return false;
-        }
-        try {
-            return (boolean) isVirtual.invokeExact(Thread.currentThread());
-        } catch (Throwable t) {
-            return false;
-        }
-    }
-
-    /** {@code Thread.isVirtual}, looked up at the first request decided, not at start-up. */
-    private static final class VirtualThreads {
-
-        static final MethodHandle IS_VIRTUAL = isVirtualHandle();
-
-        private static MethodHandle isVirtualHandle() {
-            try {
-                return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual",
-                        MethodType.methodType(boolean.class));
-            } catch (ReflectiveOperationException java17) {
-                return null; // no virtual threads, and no Helidon 4 either
-            }
-        }
+    /** A pooled call, or a new one if none is free; {@code virtual}: whether it may park ({@link HelidonCall}). */
+    private HelidonCall borrow(boolean virtual) {
+        SlotPool<HelidonCall> pool = virtual ? virtualThreads : otherThreads;
+        HelidonCall call = pool.take();
+        return call != null ? call : new HelidonCall(virtual, pool);
     }
 }
