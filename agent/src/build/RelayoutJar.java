@@ -143,7 +143,8 @@ public final class RelayoutJar {
     private static boolean staysAtRoot(String name) {
         return name.startsWith("dev/limiter/api/")
                 || name.startsWith("dev/limiter/bootstrap/")
-                || name.equals("dev/limiter/agent/LimiterAgent.class");
+                || name.startsWith("dev/limiter/agent/LimiterAgent.class")
+                || name.startsWith("dev/limiter/agent/LimiterAgent$");
     }
 
     private static boolean allowedAtRoot(String name) {

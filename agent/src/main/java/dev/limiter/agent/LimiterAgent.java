@@ -2,9 +2,15 @@ package dev.limiter.agent;
 
 import dev.limiter.bootstrap.AgentStarter;
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.lang.instrument.Instrumentation;
 import java.net.URL;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -13,11 +19,12 @@ import java.util.logging.Logger;
  * The premain / agentmain / {@code Main-Class} of {@code limiter.jar}: the only agent class the system class
  * loader ever loads.
  *
- * <p>It does as little as possible and holds no state: it appends the jar to the bootstrap search path (so
- * woven code in any loader sees {@code dev.limiter.bootstrap.LimiterBridge}) and hands over to
+ * <p>It does as little as possible and holds no state: it puts the jar's bridge classes into the boot loader (so
+ * woven code in any loader sees {@code dev.limiter.bootstrap.LimiterBridge}; {@code boot.BootDefiner} says how,
+ * and why not by appending the jar to the boot class path, which stays the fallback) and hands over to
  * {@link AgentStarter}, which resolves there. This class names no other type of ours in a way its verifier
- * would check (it would load a second copy of it through the system loader, before the append), and makes no
- * reflective call on the way ({@link dev.limiter.bootstrap.AgentHandoff} says why). Nothing thrown here may
+ * would check (it would load a second copy of it through the system loader, before the bridge is in), and makes
+ * no reflective call on the way ({@link dev.limiter.bootstrap.AgentHandoff} says why). Nothing thrown here may
  * stop the application: failures are logged and the application starts unprotected (only {@code strict=true}
  * with invalid rules stops it, deliberately, inside the installer).
  */
@@ -30,6 +37,9 @@ public final class LimiterAgent {
      * in this JVM already, before its MBeans exist (they wait for the first request).
      */
     private static final String LOADED_PROPERTY = "limiter.agent.jar";
+    /** The class that defines the bridge in the boot loader, as the jar holds it (isolated, see RelayoutJar). */
+    private static final String BOOT_DEFINER = "dev.limiter.agent.boot.BootDefiner";
+    private static final String BOOT_DEFINER_ENTRY = "inst/dev/limiter/agent/boot/BootDefiner.classdata";
     /** The agent logs through JUL: a runtime without it (a jlink image) gets one line on stderr instead. */
     private static final String LOGGING_MODULE = "java.logging";
 
@@ -68,10 +78,74 @@ public final class LimiterAgent {
             if (System.getProperty(LOADED_PROPERTY) == null) {
                 System.setProperty(LOADED_PROPERTY, jar.getPath());
             }
-            inst.appendToBootstrapClassLoaderSearch(new JarFile(jar));
+            JarFile jarFile = new JarFile(jar);
+            Object[] bridge = defineBridge(inst, jarFile);
+            if (bridge == null) {
+                inst.appendToBootstrapClassLoaderSearch(jarFile);
+            } else if (bridge[2] == Boolean.TRUE) {
+                aotTraining();
+                return;
+            }
             AgentStarter.start(args, inst, jar, attached);
         } catch (Throwable t) {
             failed(t);
+        }
+    }
+
+    /**
+     * Defines the bridge classes in the boot loader ({@code BootDefiner}); returns its answer, or null if this JVM
+     * does not let it (then the jar is appended to the boot class path instead). Only the one-class loader's module
+     * reads {@code jdk.internal.misc}: the application's class path gains no access.
+     */
+    private static Object[] defineBridge(Instrumentation inst, JarFile jar) {
+        try {
+            JarEntry entry = jar.getJarEntry(BOOT_DEFINER_ENTRY);
+            if (entry == null) {
+                return null;
+            }
+            byte[] bytes;
+            try (InputStream in = jar.getInputStream(entry)) {
+                bytes = in.readAllBytes();
+            }
+            Object[] handoff = {jar, null, null};
+            DefinerLoader loader = new DefinerLoader(handoff);
+            inst.redefineModule(Object.class.getModule(), Set.of(),
+                    Map.of("jdk.internal.misc", Set.of(loader.getUnnamedModule())), Map.of(), Set.of(), Map.of());
+            loader.define(bytes);
+            Class.forName(BOOT_DEFINER, true, loader); // its static initialiser does the work
+            return handoff[1] instanceof Integer ? handoff : null;
+        } catch (IOException | RuntimeException | LinkageError | ClassNotFoundException notHere) {
+            return null;
+        }
+    }
+
+    /**
+     * An AOT cache's training run: the agent weaves nothing and starts no thread (a cache that holds classes the
+     * agent wove crashes the JVMs that use it). The runs that use the cache start the agent, and it weaves the
+     * classes the cache loaded early then.
+     */
+    private static void aotTraining() {
+        Logger.getLogger("dev.limiter").info("limiter: an AOT cache's training run (-XX:AOTMode=record): the agent"
+                + " weaves nothing here and starts in the runs that use the cache");
+    }
+
+    /** The loader of {@code BootDefiner} alone; it hands over the jar and takes the answer back. */
+    private static final class DefinerLoader extends ClassLoader implements Supplier<Object> {
+
+        private final Object[] handoff;
+
+        DefinerLoader(Object[] handoff) {
+            super(ClassLoader.getPlatformClassLoader());
+            this.handoff = handoff;
+        }
+
+        void define(byte[] bytes) {
+            defineClass(BOOT_DEFINER, bytes, 0, bytes.length);
+        }
+
+        @Override
+        public Object get() {
+            return handoff;
         }
     }
 

@@ -37,7 +37,9 @@ class AgentJarLayoutTest {
                 }
             }
             assertThat(rootClasses).isNotEmpty().allSatisfy(name -> assertThat(name).matches(
-                    "dev/limiter/(api/.*|bootstrap/.*|agent/LimiterAgent)\\.class"));
+                    "dev/limiter/(api/.*|bootstrap/.*|agent/LimiterAgent(\\$DefinerLoader)?)\\.class"));
+            // what premain loads in a loader of its own to define the bridge in the boot loader
+            assertThat(jar.getJarEntry("inst/dev/limiter/agent/boot/BootDefiner.classdata")).isNotNull();
             assertThat(hiddenClassFiles).isEmpty();
             assertThat(jar.getJarEntry("inst/dev/limiter/agent/startup/Startup.classdata")).isNotNull();
             assertThat(jar.getJarEntry("inst/dev/limiter/shaded/bytebuddy/jar/asm/ClassReader.classdata")).isNotNull();

@@ -20,6 +20,7 @@ import dev.limiter.agent.store.RedisLimiterFactory;
 import dev.limiter.agent.store.StoreRetention;
 import dev.limiter.agent.threads.DaemonThreads;
 import dev.limiter.agent.weave.LimiterTransformer;
+import dev.limiter.agent.weave.PreloadedClasses;
 import dev.limiter.agent.weave.ClassNameCheck;
 import dev.limiter.agent.weave.Reweaver;
 import dev.limiter.agent.weave.WeaverWarmUp;
@@ -84,6 +85,12 @@ public final class Startup {
 
     private final Instrumentation inst;
     private final boolean attached;
+    /**
+     * True if application classes were loaded before the agent: a late attach, or a Java 24+ AOT cache that
+     * loaded its classes as the JVM started ({@link PreloadedClasses}). Then the loaded classes the agent weaves
+     * are retransformed, and rules that may name classes are parsed before the installation returns.
+     */
+    private final boolean loadedEarly;
     private final long started = System.nanoTime();
     private final Logger log;
     private final ThrottledLog errors = new ThrottledLog(LOGGER, 10_000);
@@ -95,6 +102,7 @@ public final class Startup {
     private Startup(Instrumentation inst, boolean attached) {
         this.inst = inst;
         this.attached = attached;
+        this.loadedEarly = attached || PreloadedClasses.found(inst);
         this.log = Logger.getLogger(LOGGER);
     }
 
@@ -113,9 +121,10 @@ public final class Startup {
             return;
         }
         file = RulesFile.read(args.rules());
-        // strict stops the JVM on bad rules before the application starts; a late attach weaves the loaded classes
-        // the rules name at installation. Otherwise the application's start does not wait for the parse.
-        if (args.strict() || (attached && file.mayNameClasses())) {
+        // strict stops the JVM on bad rules before the application starts; a late attach (or an AOT cache's early
+        // classes) weaves the loaded classes the rules name at installation. Otherwise the application's start
+        // does not wait for the parse.
+        if (args.strict() || (loadedEarly && file.mayNameClasses())) {
             // a late attach: method rules hold from agentmain's return, once the loaded classes they name are woven
             long attachMillis = attached ? Reweaving.pending(System.currentTimeMillis()) : 0;
             RuleSetHolder holder = parse();
@@ -136,7 +145,7 @@ public final class Startup {
         Thread rules = DaemonThreads.named("limiter-rules").newThread(new RulesThread(this, gate));
         gate.loadedBy(rules);
         long weaving = System.nanoTime();
-        weave(null, attached, file.mayNameClasses() ? rules : null);
+        weave(null, loadedEarly, file.mayNameClasses() ? rules : null);
         long woven = System.nanoTime();
         Diagnostics.startupTimes(-1, (woven - weaving) / 1_000_000, (woven - started) / 1_000_000);
         // the thread's loader is the agent's (it runs agent code); the application's never leaks into it

@@ -34,9 +34,20 @@ class PackageCyclesTest {
 
     @Test
     void theAgentsRootPackageHoldsOnlyTheEntryAndNothingDependsOnIt() {
-        assertThat(AGENT.classes.get("dev.limiter.agent")).containsExactlyInAnyOrder("LimiterAgent", "AgentEntry");
+        assertThat(AGENT.classes.get("dev.limiter.agent")).containsExactlyInAnyOrder("LimiterAgent",
+                "LimiterAgent$DefinerLoader", "AgentEntry");
         AGENT.edges.forEach((pkg, targets) -> assertThat(targets).as("%s depends on", pkg)
                 .doesNotContain("dev.limiter.agent"));
+    }
+
+    /**
+     * premain loads it alone, in a loader that sees the JDK only, before any other class of ours exists: it names
+     * the two packages it defines (as text) and nothing else of ours.
+     */
+    @Test
+    void theBootDefinerNamesNoOtherPackageOfOurs() {
+        assertThat(AGENT.edges.getOrDefault("dev.limiter.agent.boot", Set.of()))
+                .isSubsetOf("dev.limiter.bootstrap", "dev.limiter.api");
     }
 
     @Test

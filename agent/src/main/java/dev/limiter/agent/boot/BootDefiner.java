@@ -1,0 +1,112 @@
+package dev.limiter.agent.boot;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+
+/**
+ * Defines the agent jar's bridge classes ({@code dev/limiter/bootstrap/}, {@code dev/limiter/api/}) in the boot
+ * loader, where woven code in any loader finds them, without appending the jar to the boot class path.
+ *
+ * <p>Why not the append: a JVM whose boot class path was appended shares no class of the application's loaders
+ * from its CDS archive by the book (it says so at every start), and Java 25 crashes at start with an AOT cache
+ * trained while the jar was appended (it loads the cache's boot classes before premain has appended the jar).
+ * Classes defined here are the JVM's own dynamically defined classes: no cache records them.
+ *
+ * <p>How: premain loads this one class in a loader of its own ({@code LimiterAgent}'s), whose unnamed module
+ * alone is let into {@code jdk.internal.misc}, and its static initialiser does the work (no reflective call: see
+ * {@code AgentHandoff}). The loader hands it the jar and takes the answer through {@link Supplier#get}: an
+ * {@code Object[]} of {@code {JarFile, defined, training}}: the number of classes defined (or what was thrown),
+ * and whether this JVM is an AOT cache's training run ({@link #training}). A class whose super type is not defined
+ * yet is tried again after the others.
+ */
+public final class BootDefiner {
+
+    private static final String[] PACKAGES = {"dev/limiter/bootstrap/", "dev/limiter/api/"};
+
+    static {
+        Object[] handoff = (Object[]) ((Supplier<?>) BootDefiner.class.getClassLoader()).get();
+        try {
+            handoff[1] = defineAll((JarFile) handoff[0]);
+            handoff[2] = training();
+        } catch (Throwable t) {
+            handoff[1] = t;
+        }
+    }
+
+    /**
+     * True in a Java 24+ AOT training run ({@code -XX:AOTMode=record}, {@code -XX:AOTCacheOutput}), when the JVM
+     * dumps a static archive: a cache trained while the agent wove classes crashes the JVMs that use it (Java 25),
+     * so the agent weaves nothing then. False on Java 17 (no such method) and when dumping a dynamic archive, as
+     * {@code -XX:+AutoCreateSharedArchive} does in production.
+     */
+    private static Boolean training() throws Throwable {
+        Class<?> cds = Class.forName("jdk.internal.misc.CDS");
+        MethodHandle dumpingStatic;
+        try {
+            dumpingStatic = MethodHandles.lookup().findStatic(cds, "isDumpingStaticArchive",
+                    MethodType.methodType(boolean.class));
+        } catch (NoSuchMethodException java17) {
+            return Boolean.FALSE;
+        }
+        return (boolean) dumpingStatic.invokeExact();
+    }
+
+    private BootDefiner() {
+    }
+
+    private static Integer defineAll(JarFile jar) throws Throwable {
+        Class<?> unsafeType = Class.forName("jdk.internal.misc.Unsafe");
+        MethodHandles.Lookup lookup = MethodHandles.lookup();
+        Object unsafe = lookup.findStatic(unsafeType, "getUnsafe", MethodType.methodType(unsafeType))
+                .asType(MethodType.methodType(Object.class)).invokeExact();
+        MethodHandle define = lookup.findVirtual(unsafeType, "defineClass", MethodType.methodType(Class.class,
+                String.class, byte[].class, int.class, int.class, ClassLoader.class, ProtectionDomain.class))
+                .bindTo(unsafe);
+        List<String> names = new ArrayList<>();
+        List<byte[]> bytes = new ArrayList<>();
+        for (Enumeration<JarEntry> entries = jar.entries(); entries.hasMoreElements();) {
+            JarEntry entry = entries.nextElement();
+            String name = entry.getName();
+            if (name.endsWith(".class") && (name.startsWith(PACKAGES[0]) || name.startsWith(PACKAGES[1]))) {
+                names.add(name.substring(0, name.length() - 6).replace('/', '.'));
+                bytes.add(read(jar, entry));
+            }
+        }
+        int defined = 0;
+        while (!names.isEmpty()) {
+            int before = names.size();
+            for (int i = names.size() - 1; i >= 0; i--) {
+                try {
+                    byte[] b = bytes.get(i);
+                    Class<?> c = (Class<?>) define.invokeExact(names.get(i), b, 0, b.length, (ClassLoader) null,
+                            (ProtectionDomain) null);
+                    names.remove(i);
+                    bytes.remove(i);
+                    defined++;
+                } catch (NoClassDefFoundError superTypeNotYet) {
+                    // defined in a later round, after its super types
+                }
+            }
+            if (names.size() == before) {
+                throw new NoClassDefFoundError("cannot define " + names + " in the boot loader");
+            }
+        }
+        return defined;
+    }
+
+    private static byte[] read(JarFile jar, JarEntry entry) throws IOException {
+        try (InputStream in = jar.getInputStream(entry)) {
+            return in.readAllBytes();
+        }
+    }
+}
