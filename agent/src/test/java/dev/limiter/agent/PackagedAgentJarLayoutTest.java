@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the packaged {@code limiter.jar} in forked JVMs (bound to {@code integration-test}, after
- * {@code package}): the application sees the bridge on the bootstrap path and nothing else of ours, a second
+ * {@code package}): the application sees the bridge in the boot loader and nothing else of ours, a second
  * {@code -javaagent} is refused, and {@code java -jar limiter.jar validate} and {@code jfc} work from the real
  * jar.
  */

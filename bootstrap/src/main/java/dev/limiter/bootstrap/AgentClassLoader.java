@@ -24,8 +24,8 @@ import java.util.jar.JarFile;
  * for {@code some/Type.class} is answered with its {@code .classdata} bytes, because Byte Buddy locates advice
  * classes through {@code getResource}.
  *
- * <p>The parent is the platform loader: the JDK and the bootstrap-appended bridge are visible, the application
- * class path is not. This class is on the bootstrap path itself so premain and the CLI can create it without
+ * <p>The parent is the platform loader: the JDK and the bridge in the boot loader are visible, the application
+ * class path is not. This class is in the boot loader itself so premain and the CLI can create it without
  * holding any state in the premain class.
  */
 public final class AgentClassLoader extends ClassLoader {

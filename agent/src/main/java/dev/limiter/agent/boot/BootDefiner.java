@@ -17,10 +17,10 @@ import java.util.jar.JarFile;
  * Defines the agent jar's bridge classes ({@code dev/limiter/bootstrap/}, {@code dev/limiter/api/}) in the boot
  * loader, where woven code in any loader finds them, without appending the jar to the boot class path.
  *
- * <p>Why not the append: a JVM whose boot class path was appended shares no class of the application's loaders
- * from its CDS archive by the book (it says so at every start), and Java 25 crashes at start with an AOT cache
- * trained while the jar was appended (it loads the cache's boot classes before premain has appended the jar).
- * Classes defined here are the JVM's own dynamically defined classes: no cache records them.
+ * <p>Why not the append: the JVM then prints "Sharing is only supported for boot loader classes because bootstrap
+ * classpath has been appended" at every start, a warning operators ask about; and the loader that may read
+ * {@code jdk.internal.misc} is needed anyway, to tell a Java 25 AOT training run ({@link #training}). Classes
+ * defined here are dynamically defined: no class cache records them.
  *
  * <p>How: premain loads this one class in a loader of its own ({@code LimiterAgent}'s), whose unnamed module
  * alone is let into {@code jdk.internal.misc}, and its static initialiser does the work (no reflective call: see

@@ -11,7 +11,7 @@ import java.util.List;
  * A class loader like a javax web application's: a real JAX-RS 2 runtime (Jersey 2 jars, copied by the build into
  * the folder named by the system property {@code jaxrs.javax.runtime}: Jersey 2 cannot share the test class path
  * with Jersey 3) plus the test fixtures, child-first. Only {@code dev.limiter.} is taken from the test class path,
- * standing for the bootstrap path the agent puts the bridge on.
+ * standing for the boot loader the agent puts the bridge in.
  */
 final class JavaxRuntime extends URLClassLoader {
 
