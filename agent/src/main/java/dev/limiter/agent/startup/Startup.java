@@ -9,10 +9,7 @@ import dev.limiter.agent.entry.EntryWiring;
 import dev.limiter.agent.http.RequestViews;
 import dev.limiter.agent.jfr.FlightEvents;
 import dev.limiter.agent.jfr.FlightRecorderSupport;
-import dev.limiter.agent.jmx.JmxStarter;
-import dev.limiter.agent.jmx.StoreJmx;
 import dev.limiter.agent.method.MethodLimiter;
-import dev.limiter.agent.metrics.MetricsStarter;
 import dev.limiter.agent.registry.EntryPoints;
 import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.agent.servlet.ServletWarmUp;
@@ -20,8 +17,6 @@ import dev.limiter.agent.store.RedisLimiterFactory;
 import dev.limiter.agent.store.StoreRetention;
 import dev.limiter.agent.threads.DaemonThreads;
 import dev.limiter.agent.weave.LimiterTransformer;
-import dev.limiter.agent.weave.ClassNameCheck;
-import dev.limiter.agent.weave.Reweaver;
 import dev.limiter.agent.weave.WeaverWarmUp;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.SystemClock;
@@ -48,8 +43,8 @@ import java.util.logging.Logger;
  *   6 LIMIT       the servlet and method limiters go into the bridge; the transformer learns the rules
  *   7 WARM UP     the weaver's one-time work (first, before 5: the application's first woven class may
  *                 come before the rules)
- *   8 RUN         reload log and re-weaving, JFR events' listeners, file watcher, JMX and the Prometheus
- *                 endpoint if asked (both after the first request)
+ *   8 RUN         after the first request (or limiter.jmx.delay, or 10 s), on limiter-after-start: reload log and
+ *                 re-weaving, class-name check, JFR events' listeners, file watcher, JMX, the Prometheus endpoint
  *   9 WARM UP     the first servlet request's one-time work, once a servlet or filter class is woven (never on
  *                 stacks without one: WebFlux, gRPC, Quarkus), before the container serves
  * </pre>
@@ -251,19 +246,16 @@ public final class Startup {
         }
     }
 
-    /** Phase 8: reload logging and re-weaving, JFR, the file watcher, JMX, the Prometheus endpoint. */
+    /**
+     * Phase 8: all of it on {@code limiter-after-start} once start-up is done ({@link AfterStartup}), except what
+     * a first request may need: JFR's Redis-failure events, when a rule uses Redis already.
+     */
     private void run(RuleSetHolder holder) {
-        holder.addListener(new ReloadLog(log));
-        holder.addListener(new Reweaver(holder, inst, errors));
-        ClassNameCheck.start(holder, inst, LOGGER);
-        if (FlightRecorderSupport.AVAILABLE) {
-            holder.addListener(FlightEvents.reloads(holder));
+        if (store.active() != null && FlightRecorderSupport.AVAILABLE) {
             RedisStoreStats.failureListener(FlightEvents.storeFailures());
         }
-        WatchStarter.start(holder, log);
-        StoreJmx.start(store, log);
-        JmxStarter.start(holder, log);
-        MetricsStarter.start(args.prometheus(), holder, store, log);
+        DaemonThreads.start(new AfterStartup(holder, inst, store, args.prometheus(), LOGGER, log, errors),
+                "limiter-after-start");
     }
 
     /** Phases 5-9 off the application's main thread (a class, not a lambda: nothing to spin in premain). */
