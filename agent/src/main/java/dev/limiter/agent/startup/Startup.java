@@ -254,8 +254,12 @@ public final class Startup {
         if (store.active() != null && FlightRecorderSupport.AVAILABLE) {
             RedisStoreStats.failureListener(FlightEvents.storeFailures());
         }
-        DaemonThreads.start(new AfterStartup(holder, inst, store, args.prometheus(), LOGGER, log, errors),
-                "limiter-after-start");
+        Thread after = DaemonThreads.named("limiter-after-start")
+                .newThread(new AfterStartup(holder, inst, store, args.prometheus(), LOGGER, log, errors));
+        // as the rules thread's: the watcher it starts reloads (and parses) with the agent's loader, also when
+        // strict=true or a late attach start it from the application's thread
+        after.setContextClassLoader(Startup.class.getClassLoader());
+        after.start();
     }
 
     /** Phases 5-9 off the application's main thread (a class, not a lambda: nothing to spin in premain). */
