@@ -75,12 +75,15 @@ public final class ApacheAsyncCalls {
 
     /** 41 requests executed at once under 40/s: delayed on a timer, no thread waits. */
     private static void pace() throws Exception {
-        int threads = Thread.activeCount();
+        java.util.List<String> before = ApplicationThreads.names();
         long start = System.nanoTime();
         int[] counts = executeAll("/apache-async-pace", 41);
         System.out.println("apache-async-pace: millis=" + (System.nanoTime() - start) / 1_000_000 + " ok=" + counts[0]
                 + " hits=" + PartnerServer.hits("/apache-async-pace") + " threadsAdded="
-                + (Thread.activeCount() - threads));
+                + (ApplicationThreads.count() - before.size()));
+        java.util.List<String> added = ApplicationThreads.names();
+        added.removeAll(before);
+        System.out.println("apache-async-pace-threads: " + added);
     }
 
     /** A 429 with Retry-After: 1 pauses the key: the next request is rejected, one after the pause answered. */

@@ -150,14 +150,14 @@ public final class PartnerCalls {
 
     /** Asynchronous calls paced by a waiting rule: every future at once, answered over time, few threads. */
     private static void asyncPace(String prefix, int calls) throws Exception {
-        int threadsBefore = Thread.activeCount();
+        int threadsBefore = ApplicationThreads.count();
         long start = System.nanoTime();
         List<CompletableFuture<HttpResponse<Void>>> futures = new ArrayList<>();
         for (int i = 0; i < calls; i++) {
             futures.add(client.sendAsync(request(prefix + "/" + i), HttpResponse.BodyHandlers.discarding()));
         }
         long submitted = (System.nanoTime() - start) / 1_000_000;
-        int threadsWhileWaiting = Thread.activeCount();
+        int threadsWhileWaiting = ApplicationThreads.count();
         for (CompletableFuture<HttpResponse<Void>> future : futures) {
             future.get(30, TimeUnit.SECONDS);
         }

@@ -74,13 +74,14 @@ public final class WebClientCalls {
 
     /** 41 requests subscribed at once under 40/s: delayed on Reactor's timer, no thread waits. */
     private static void asyncPace() {
-        int threads = Thread.activeCount();
+        int threads = ApplicationThreads.count();
         long start = System.nanoTime();
         List<Integer> statuses = Flux.range(0, 41).flatMap(i -> exchange("/webclient-async-pace/" + i), 64)
                 .collectList().block(Duration.ofSeconds(30));
         System.out.println("webclient-async-pace: millis=" + (System.nanoTime() - start) / 1_000_000 + " ok="
                 + statuses.stream().filter(status -> status == 200).count() + " hits="
-                + PartnerServer.hits("/webclient-async-pace") + " threadsAdded=" + (Thread.activeCount() - threads));
+                + PartnerServer.hits("/webclient-async-pace") + " threadsAdded="
+                + (ApplicationThreads.count() - threads));
     }
 
     /** A 429 with Retry-After: 1 pauses the key: the next request is rejected, one after the pause answered. */

@@ -47,11 +47,27 @@ abstract class DeferredRegistration implements Runnable {
     public final void run() {
         try {
             JmxStarter.waitForTurn(delay, gate);
-            register(ManagementFactory.getPlatformMBeanServer());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return;
+        }
+        registerNow();
+    }
+
+    /**
+     * Registers on the calling thread, at once (its caller has waited for start-up to be done), with the system
+     * class loader as the context loader while it may create the platform MBean server ({@link #start} says why).
+     */
+    final void registerNow() {
+        Thread current = Thread.currentThread();
+        ClassLoader context = current.getContextClassLoader();
+        current.setContextClassLoader(ClassLoader.getSystemClassLoader());
+        try {
+            register(ManagementFactory.getPlatformMBeanServer());
         } catch (Throwable t) {
             log.log(Level.WARNING, "limiter: cannot register " + what, t);
+        } finally {
+            current.setContextClassLoader(context);
         }
     }
 

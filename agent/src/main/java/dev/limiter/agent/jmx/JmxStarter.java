@@ -39,6 +39,16 @@ public final class JmxStarter {
         return DeferredRegistration.enabled() ? start(holder, log, JmxGate.FIRST_REQUEST) : null;
     }
 
+    /**
+     * Registers the rules' MBeans on the calling thread, now (or nothing when JMX is off): for a caller that has
+     * waited for start-up to be done ({@link #awaitStartupDone}); failures are logged, never thrown.
+     */
+    public static void registerNow(RuleSetHolder holder, Logger log) {
+        if (DeferredRegistration.enabled()) {
+            new Registration(holder, null, log).registerNow();
+        }
+    }
+
     /** {@link #start(RuleSetHolder, Logger)} with the gate the default registration waits for. */
     static Thread start(RuleSetHolder holder, Logger log, CountDownLatch gate) {
         return new Registration(holder, gate, log).start("limiter-jmx-start");
@@ -66,12 +76,19 @@ public final class JmxStarter {
         return DEFAULT_DELAY_MILLIS;
     }
 
+    /** Set once a wait of {@link #awaitStartupDone} has ended: later ones return at once. */
+    private static volatile boolean startupDone;
+
     /**
      * Waits as the MBeans' registration does (the first request, or {@value #DELAY_PROPERTY}): for other work
-     * that belongs after start-up (the metrics endpoint).
+     * that belongs after start-up (start-up's phase 8, the metrics endpoint). Once one wait has ended, start-up
+     * is done for every later caller: the moment is not waited for twice (a second 10 s without requests).
      */
     public static void awaitStartupDone(Logger log) throws InterruptedException {
-        waitForTurn(delayOrGate(System.getProperty(DELAY_PROPERTY), log), JmxGate.FIRST_REQUEST);
+        if (!startupDone) {
+            waitForTurn(delayOrGate(System.getProperty(DELAY_PROPERTY), log), JmxGate.FIRST_REQUEST);
+            startupDone = true;
+        }
     }
 
     /** Waits as {@code delay} says: the gate ({@link #AFTER_FIRST_REQUEST}) or that many milliseconds. */

@@ -26,12 +26,17 @@ public final class StoreJmx {
 
     /** {@link #start(RedisLimiterFactory, Logger)} with the gate the default registration waits for. */
     static Thread start(RedisLimiterFactory factory, Logger log, CountDownLatch gate) {
-        return new DeferredRegistration(gate, log, NAME + "; the store runs without it") {
-            @Override
-            void register(MBeanServer server) throws JMException {
-                StoreJmx.register(server, factory);
-            }
-        }.start("limiter-jmx-store");
+        return new Registration(factory, gate, log).start("limiter-jmx-store");
+    }
+
+    /**
+     * Registers on the calling thread, now (or nothing when JMX is off): for a caller that has waited for start-up
+     * to be done ({@link JmxStarter#awaitStartupDone}); failures are logged, never thrown.
+     */
+    public static void registerNow(RedisLimiterFactory factory, Logger log) {
+        if (DeferredRegistration.enabled()) {
+            new Registration(factory, null, log).registerNow();
+        }
     }
 
     /** Registers the store MBean of {@code factory} on {@code server}. */
@@ -39,5 +44,21 @@ public final class StoreJmx {
         ObjectName name = new ObjectName(NAME);
         server.registerMBean(new StoreControl(factory), name);
         return name;
+    }
+
+    /** Registers the store MBean (a class, not an anonymous one per call site: one shape for both ways in). */
+    private static final class Registration extends DeferredRegistration {
+
+        private final RedisLimiterFactory factory;
+
+        Registration(RedisLimiterFactory factory, CountDownLatch gate, Logger log) {
+            super(gate, log, NAME + "; the store runs without it");
+            this.factory = factory;
+        }
+
+        @Override
+        void register(MBeanServer server) throws JMException {
+            StoreJmx.register(server, factory);
+        }
     }
 }

@@ -9,10 +9,7 @@ import dev.limiter.agent.entry.EntryWiring;
 import dev.limiter.agent.http.RequestViews;
 import dev.limiter.agent.jfr.FlightEvents;
 import dev.limiter.agent.jfr.FlightRecorderSupport;
-import dev.limiter.agent.jmx.JmxStarter;
-import dev.limiter.agent.jmx.StoreJmx;
 import dev.limiter.agent.method.MethodLimiter;
-import dev.limiter.agent.metrics.MetricsStarter;
 import dev.limiter.agent.registry.EntryPoints;
 import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.agent.servlet.ServletWarmUp;
@@ -21,8 +18,6 @@ import dev.limiter.agent.store.StoreRetention;
 import dev.limiter.agent.threads.DaemonThreads;
 import dev.limiter.agent.weave.LimiterTransformer;
 import dev.limiter.agent.weave.PreloadedClasses;
-import dev.limiter.agent.weave.ClassNameCheck;
-import dev.limiter.agent.weave.Reweaver;
 import dev.limiter.agent.weave.WeaverWarmUp;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.SystemClock;
@@ -49,15 +44,16 @@ import java.util.logging.Logger;
  *   6 LIMIT       the servlet and method limiters go into the bridge; the transformer learns the rules
  *   7 WARM UP     the weaver's one-time work (first, before 5: the application's first woven class may
  *                 come before the rules)
- *   8 RUN         reload log and re-weaving, JFR events' listeners, file watcher, JMX and the Prometheus
- *                 endpoint if asked (both after the first request)
+ *   8 RUN         after the first request (or limiter.jmx.delay, or 10 s), on limiter-after-start: reload log and
+ *                 re-weaving, class-name check, JFR events' listeners, file watcher, JMX, the Prometheus endpoint
  *   9 WARM UP     the first servlet request's one-time work, once a servlet or filter class is woven (never on
  *                 stacks without one: WebFlux, gRPC, Quarkus), before the container serves
  * </pre>
  *
- * {@code strict=true}, and a late attach with rules that may name classes ({@code method:}, {@code jaxrs:}), run
- * 5 and 6 in premain before 4 (strict must stop the JVM before the application runs; a late attach weaves the
- * loaded classes the rules name at installation), then 8; there is no gate and no warm-up. Otherwise a class
+ * {@code strict=true}, and a late attach (or a JVM whose AOT cache loaded application classes before premain)
+ * with rules that may name classes ({@code method:}, {@code jaxrs:}), run 5 and 6 in premain before 4 (strict
+ * must stop the JVM before the application runs; a late attach weaves the loaded classes the rules name at
+ * installation), then 8; there is no gate and no warm-up. Otherwise a class
  * that the file's class globs match and that loads before the parse ends waits for the rules and is woven under
  * them (so a {@code method:} rule on the main class holds from the first call); the classes the rules name that
  * loaded on the rules thread itself, or waited longer than the gate's bound, are remembered and woven after the
@@ -260,19 +256,20 @@ public final class Startup {
         }
     }
 
-    /** Phase 8: reload logging and re-weaving, JFR, the file watcher, JMX, the Prometheus endpoint. */
+    /**
+     * Phase 8: all of it on {@code limiter-after-start} once start-up is done ({@link AfterStartup}), except what
+     * a first request may need: JFR's Redis-failure events, when a rule uses Redis already.
+     */
     private void run(RuleSetHolder holder) {
-        holder.addListener(new ReloadLog(log));
-        holder.addListener(new Reweaver(holder, inst, errors));
-        ClassNameCheck.start(holder, inst, LOGGER);
-        if (FlightRecorderSupport.AVAILABLE) {
-            holder.addListener(FlightEvents.reloads(holder));
+        if (store.active() != null && FlightRecorderSupport.AVAILABLE) {
             RedisStoreStats.failureListener(FlightEvents.storeFailures());
         }
-        WatchStarter.start(holder, log);
-        StoreJmx.start(store, log);
-        JmxStarter.start(holder, log);
-        MetricsStarter.start(args.prometheus(), holder, store, log);
+        Thread after = DaemonThreads.named("limiter-after-start")
+                .newThread(new AfterStartup(holder, inst, store, args.prometheus(), LOGGER, log, errors));
+        // as the rules thread's: the watcher it starts reloads (and parses) with the agent's loader, also when
+        // strict=true or a late attach start it from the application's thread
+        after.setContextClassLoader(Startup.class.getClassLoader());
+        after.start();
     }
 
     /** Phases 5-9 off the application's main thread (a class, not a lambda: nothing to spin in premain). */
