@@ -9,6 +9,8 @@ import java.lang.instrument.Instrumentation;
  * retransformed at installation, and a rules file that may name classes is parsed first.
  *
  * <p>Cheap: it looks at the classes the system loader has initiated, a handful in a JVM without such a cache.
+ * Another agent given before this one has its premain class there too: the start-up then also takes the late
+ * attach's path, which costs a little time and never a check.
  */
 public final class PreloadedClasses {
 
