@@ -1,6 +1,7 @@
 package dev.limiter.agent.grpc;
 
 import dev.limiter.agent.http.ErasedHandles;
+import dev.limiter.agent.http.HandleFinder;
 import dev.limiter.agent.http.RequestView;
 import java.lang.invoke.MethodHandle;
 import java.net.InetAddress;
@@ -85,39 +86,27 @@ final class GrpcApi extends RequestView {
     }
 
     private static void find(ClassLoader loader, MethodHandle[] h, Object[] status) throws Throwable {
-        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        Class<?> call = type("io.grpc.ServerCall", loader);
-        Class<?> method = type("io.grpc.MethodDescriptor", loader);
-        Class<?> attributes = type("io.grpc.Attributes", loader);
-        Class<?> attributeKey = type("io.grpc.Attributes$Key", loader);
-        Class<?> grpc = type("io.grpc.Grpc", loader);
-        Class<?> metadata = type("io.grpc.Metadata", loader);
-        Class<?> metadataKey = type("io.grpc.Metadata$Key", loader);
-        Class<?> ascii = type("io.grpc.Metadata$AsciiMarshaller", loader);
-        Class<?> statusType = type("io.grpc.Status", loader);
-
-        h[0] = lookup.findVirtual(call, "getMethodDescriptor", MethodType.methodType(method));
-        h[1] = lookup.findVirtual(method, "getFullMethodName", MethodType.methodType(String.class));
-        h[2] = lookup.findVirtual(method, "getServiceName", MethodType.methodType(String.class));
-        Object remoteKey = lookup.findStaticGetter(grpc, "TRANSPORT_ATTR_REMOTE_ADDR", attributeKey).invoke();
-        h[3] = MethodHandles.filterReturnValue(
-                lookup.findVirtual(call, "getAttributes", MethodType.methodType(attributes)),
-                MethodHandles.insertArguments(
-                        lookup.findVirtual(attributes, "get", MethodType.methodType(Object.class, attributeKey)),
-                        1, remoteKey))
-                .asType(MethodType.methodType(SocketAddress.class, call));
-        Object marshaller = lookup.findStaticGetter(metadata, "ASCII_STRING_MARSHALLER", ascii).invoke();
-        h[4] = MethodHandles.insertArguments(
-                lookup.findStatic(metadataKey, "of", MethodType.methodType(metadataKey, String.class, ascii)),
-                1, marshaller);
-        h[5] = lookup.findVirtual(metadata, "get", MethodType.methodType(Object.class, metadataKey))
-                .asType(MethodType.methodType(String.class, metadata, metadataKey));
-        h[6] = lookup.findVirtual(metadata, "put", MethodType.methodType(void.class, metadataKey, Object.class))
-                .asType(MethodType.methodType(void.class, metadata, metadataKey, String.class));
-        h[7] = lookup.findConstructor(metadata, MethodType.methodType(void.class));
-        h[8] = lookup.findVirtual(statusType, "withDescription", MethodType.methodType(statusType, String.class));
-        h[9] = lookup.findVirtual(call, "close", MethodType.methodType(void.class, statusType, metadata));
-        status[0] = lookup.findStaticGetter(statusType, "RESOURCE_EXHAUSTED", statusType).invoke();
+        HandleFinder f = new HandleFinder(loader, "io.grpc");
+        h[0] = f.virtual("ServerCall", "getMethodDescriptor", "MethodDescriptor");
+        h[1] = f.virtual("MethodDescriptor", "getFullMethodName", String.class);
+        h[2] = f.virtual("MethodDescriptor", "getServiceName", String.class);
+        Object remoteKey = f.constant("Grpc", "TRANSPORT_ATTR_REMOTE_ADDR", "Attributes$Key");
+        h[3] = HandleFinder.then(f.virtual("ServerCall", "getAttributes", "Attributes"),
+                MethodHandles.insertArguments(f.virtual("Attributes", "get", Object.class, "Attributes$Key"), 1,
+                        remoteKey))
+                .asType(MethodType.methodType(SocketAddress.class, f.type("ServerCall")));
+        Object marshaller = f.constant("Metadata", "ASCII_STRING_MARSHALLER", "Metadata$AsciiMarshaller");
+        h[4] = MethodHandles.insertArguments(f.function("Metadata$Key", "of", "Metadata$Key", String.class,
+                "Metadata$AsciiMarshaller"), 1, marshaller);
+        // the key's value type is a type variable, Object in the class file: read and written as String
+        h[5] = f.virtual("Metadata", "get", Object.class, "Metadata$Key")
+                .asType(MethodType.methodType(String.class, f.type("Metadata"), f.type("Metadata$Key")));
+        h[6] = f.virtual("Metadata", "put", void.class, "Metadata$Key", Object.class)
+                .asType(MethodType.methodType(void.class, f.type("Metadata"), f.type("Metadata$Key"), String.class));
+        h[7] = f.constructor("Metadata");
+        h[8] = f.virtual("Status", "withDescription", "Status", String.class);
+        h[9] = f.virtual("ServerCall", "close", void.class, "Status", "Metadata");
+        status[0] = f.constant("Status", "RESOURCE_EXHAUSTED", "Status");
         ErasedHandles.eraseAll(h);
     }
 

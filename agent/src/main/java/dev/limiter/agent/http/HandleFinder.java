@@ -53,6 +53,11 @@ public final class HandleFinder {
         return lookup.findGetter(type(owner), name, type(type));
     }
 
+    /** The value of the public static field {@code owner.name} of type {@code type} (a constant the API offers). */
+    public Object constant(Object owner, String name, Object type) throws Throwable {
+        return lookup.findStaticGetter(type(owner), name, type(type)).invoke();
+    }
+
     /** {@code first}, then each of {@code next} applied to what the one before returned: a chain of getters. */
     public static MethodHandle then(MethodHandle first, MethodHandle... next) {
         MethodHandle chain = first;
