@@ -49,9 +49,12 @@ public final class Strategies {
      * state outside this JVM can only run algorithms it implements itself, and a custom strategy is Java code.
      */
     public static boolean isBuiltIn(RateLimitStrategy strategy) {
+        // by name first, so that only that one built-in's class is loaded; a built-in class always has its NAME
+        String name = strategy.name();
         for (Strategy builtIn : Strategy.values()) {
-            if (builtIn.get().getClass() == strategy.getClass()) { // adaptive: one class, an instance per settings
-                return true;
+            if (builtIn.id().equals(name)) {
+                // adaptive: one class, an instance per settings
+                return builtIn.get().getClass() == strategy.getClass();
             }
         }
         return false;

@@ -15,28 +15,46 @@ import dev.limiter.core.strategy.adaptive.AdaptiveStrategy;
  * {@link Strategies#byName(String)}.
  */
 public enum Strategy {
-    FIXED_WINDOW(FixedWindowStrategy.INSTANCE),
-    TOKEN_BUCKET(TokenBucketStrategy.INSTANCE),
-    SLIDING_WINDOW(SlidingWindowStrategy.INSTANCE),
-    SLIDING_LOG(SlidingLogStrategy.INSTANCE),
-    LEAKY_BUCKET(LeakyBucketStrategy.INSTANCE),
-    CONCURRENCY(ConcurrencyStrategy.INSTANCE),
+    FIXED_WINDOW(FixedWindowStrategy.NAME),
+    TOKEN_BUCKET(TokenBucketStrategy.NAME),
+    SLIDING_WINDOW(SlidingWindowStrategy.NAME),
+    SLIDING_LOG(SlidingLogStrategy.NAME),
+    LEAKY_BUCKET(LeakyBucketStrategy.NAME),
+    CONCURRENCY(ConcurrencyStrategy.NAME),
     /** With the default settings; rules give their own ({@code AdaptiveStrategy.of}). */
-    ADAPTIVE(AdaptiveStrategy.INSTANCE);
+    ADAPTIVE(AdaptiveStrategy.NAME);
 
-    private final RateLimitStrategy impl;
+    // The name only, not the instance: an instance per constant would load and initialise every algorithm (and
+    // the adaptive machinery) when the first rule names any strategy. The NAME constants are inlined.
+    private final String id;
 
-    Strategy(RateLimitStrategy impl) {
-        this.impl = impl;
+    Strategy(String id) {
+        this.id = id;
     }
 
     /** The name rules use, e.g. {@code token-bucket}. */
     public String id() {
-        return impl.name();
+        return id;
     }
 
     /** The stateless strategy instance. */
     public RateLimitStrategy get() {
-        return impl;
+        // a switch on the name (not on the constant: that would add a switch-map class) loads only this one
+        switch (id) {
+            case FixedWindowStrategy.NAME:
+                return FixedWindowStrategy.INSTANCE;
+            case TokenBucketStrategy.NAME:
+                return TokenBucketStrategy.INSTANCE;
+            case SlidingWindowStrategy.NAME:
+                return SlidingWindowStrategy.INSTANCE;
+            case SlidingLogStrategy.NAME:
+                return SlidingLogStrategy.INSTANCE;
+            case LeakyBucketStrategy.NAME:
+                return LeakyBucketStrategy.INSTANCE;
+            case ConcurrencyStrategy.NAME:
+                return ConcurrencyStrategy.INSTANCE;
+            default:
+                return AdaptiveStrategy.INSTANCE;
+        }
     }
 }

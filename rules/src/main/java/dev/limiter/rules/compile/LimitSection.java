@@ -57,7 +57,10 @@ final class LimitSection {
         if (strategyName != null) {
             strategy = strategy(strategyName, rule.has("strategy") ? rule.get("strategy") : rule.node(), problems);
         }
-        if (strategy == AdaptiveStrategy.INSTANCE) {
+        // the name first: reading AdaptiveStrategy.INSTANCE would load and initialise the adaptive machinery for
+        // every rule (NAME is a constant, inlined)
+        if (strategy != null && AdaptiveStrategy.NAME.equals(strategy.name())
+                && strategy == AdaptiveStrategy.INSTANCE) {
             AdaptiveSection adaptive = AdaptiveSection.read(rule, problems);
             limit = adaptive.maxLimit();
             window = rule.has("window") ? window() : DEFAULT_CONCURRENCY_WINDOW_MILLIS;

@@ -106,11 +106,19 @@ final class RulesCompiler {
             problems.throwIfAny();
         }
         version(top);
-        StoreSpec store = StoreSection.read(top.get("store"), problems);
+        // A section the file does not have gets its default here, without loading the class that reads it (each
+        // class loaded through the agent's loader costs start-up CPU); each read(null) returns the same default.
+        YamlNode storeNode = top.get("store");
+        StoreSpec store = storeNode == null ? StoreSpec.LOCAL : StoreSection.read(storeNode, problems);
         boolean watch = reload(top);
-        ResponseSpec response = ResponseSection.read(top.get("response"), problems);
-        ClientIpResolver clientIp = ClientIpSection.read(top.get("client-ip"), problems);
-        MetricsSpec metrics = MetricsSection.read(top.get("metrics"), problems);
+        YamlNode responseNode = top.get("response");
+        ResponseSpec response = responseNode == null ? ResponseSpec.DEFAULT
+                : ResponseSection.read(responseNode, problems);
+        YamlNode clientIpNode = top.get("client-ip");
+        ClientIpResolver clientIp = clientIpNode == null ? ClientIpResolver.PEER_ONLY
+                : ClientIpSection.read(clientIpNode, problems);
+        YamlNode metricsNode = top.get("metrics");
+        MetricsSpec metrics = metricsNode == null ? MetricsSpec.NONE : MetricsSection.read(metricsNode, problems);
         Defaults defaults = defaults(top);
         List<RuleDraft> drafts = rules(top, defaults, store);
         problems.throwIfAny();

@@ -83,7 +83,7 @@ public record KeySpec(Kind kind, String name, int index) {
         }
         if (kind == Kind.ARG) {
             int index = -1;
-            if (argument.length() <= 3 && argument.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            if (argument.length() <= 3 && asciiDigits(argument)) {
                 index = Integer.parseInt(argument);
             }
             if (index < 0 || index > MAX_ARG) {
@@ -99,6 +99,16 @@ public record KeySpec(Kind kind, String name, int index) {
             }
         }
         return new KeySpec(kind, argument, -1);
+    }
+
+    /** A plain loop: {@code chars().allMatch(lambda)} would spin a lambda and load the stream classes. */
+    private static boolean asciiDigits(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String[] spellings() {

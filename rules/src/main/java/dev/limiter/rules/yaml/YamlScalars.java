@@ -117,12 +117,40 @@ final class YamlScalars {
                 digits = digits.substring(2);
             }
         }
+        String small = smallInteger(digits, radix, negative);
+        if (small != null) {
+            return small;
+        }
         try {
             BigInteger value = new BigInteger(digits, radix);
             return (negative ? value.negate() : value).toString();
         } catch (NumberFormatException e) {
             return null;
         }
+    }
+
+    /**
+     * The decimal text of ASCII {@code digits} short enough for a long (every value a rules file is likely to
+     * hold), or null to leave it to {@link BigInteger}: BigInteger's first use initialises its caches and loads
+     * MutableBigInteger and StrictMath, on the start-up path. Gives what BigInteger would (no leading zeros, -0
+     * as 0); anything else (a sign, a non-ASCII digit, a digit outside the base) goes to BigInteger.
+     */
+    private static String smallInteger(String digits, int radix, boolean negative) {
+        int length = digits.length();
+        if (length == 0 || length > 15) { // 15 digits of base 16 stay below 2^60
+            return null;
+        }
+        long value = 0;
+        for (int i = 0; i < length; i++) {
+            char c = digits.charAt(i);
+            int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10 : radix;
+            if (digit >= radix) {
+                return null;
+            }
+            value = value * radix + digit;
+        }
+        return Long.toString(negative ? -value : value);
     }
 
     private static YamlNode string(String value, int line, int column) {
