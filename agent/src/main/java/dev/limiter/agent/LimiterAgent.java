@@ -81,10 +81,13 @@ public final class LimiterAgent {
             JarFile jarFile = new JarFile(jar);
             Object[] bridge = defineBridge(inst, jarFile);
             if (bridge == null) {
-                inst.appendToBootstrapClassLoaderSearch(jarFile);
-            } else if (bridge[2] == Boolean.TRUE) {
-                aotTraining();
-                return;
+                inst.appendToBootstrapClassLoaderSearch(jarFile); // the boot loader keeps it open
+            } else {
+                jarFile.close(); // the bridge is defined; the agent's own loader opens the jar itself
+                if (bridge[2] == Boolean.TRUE) {
+                    aotTraining();
+                    return;
+                }
             }
             AgentStarter.start(args, inst, jar, attached);
         } catch (Throwable t) {
