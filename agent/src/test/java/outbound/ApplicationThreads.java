@@ -14,11 +14,16 @@ final class ApplicationThreads {
         return names().size();
     }
 
-    /** Their names, for a report of what a phase added. */
+    /**
+     * Their names, for a report of what a phase added: the threads of the caller's group, as
+     * {@link Thread#activeCount} counts them (on Java 25 the common pool's workers are in a group of their own).
+     */
     static java.util.List<String> names() {
         java.util.List<String> names = new java.util.ArrayList<>();
-        for (Thread thread : Thread.getAllStackTraces().keySet()) {
-            String name = thread.getName();
+        Thread[] threads = new Thread[Thread.activeCount() + 16];
+        int count = Thread.currentThread().getThreadGroup().enumerate(threads);
+        for (int i = 0; i < count; i++) {
+            String name = threads[i].getName();
             if (!name.startsWith("limiter-") && !name.equals("FileSystemWatchService")) {
                 names.add(name);
             }
