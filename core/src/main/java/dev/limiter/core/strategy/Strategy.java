@@ -53,8 +53,10 @@ public enum Strategy {
                 return LeakyBucketStrategy.INSTANCE;
             case ConcurrencyStrategy.NAME:
                 return ConcurrencyStrategy.INSTANCE;
-            default:
+            case AdaptiveStrategy.NAME:
                 return AdaptiveStrategy.INSTANCE;
+            default: // every constant has a case: a new one without it fails every test that uses it
+                throw new IllegalStateException("no instance for strategy " + id);
         }
     }
 }
