@@ -29,12 +29,14 @@ final class RulesFile {
     private final Path path;
     private final byte[] bytes;
     private final boolean mayNameClasses;
+    private final boolean mayHaveMethodRules;
     private final String[] classGlobs;
 
     private RulesFile(Path path, byte[] bytes) {
         this.path = path;
         this.bytes = bytes;
         this.mayNameClasses = bytes == null || mayNameClasses(bytes);
+        this.mayHaveMethodRules = bytes == null || mayHaveMethodRules(bytes);
         this.classGlobs = mayNameClasses ? classGlobs(bytes) : NO_GLOBS;
     }
 
@@ -76,6 +78,15 @@ final class RulesFile {
     }
 
     /**
+     * False only if the file cannot have a {@code method:} rule ({@link #mayHaveMethodRules(byte[])}): such a rule
+     * may name any class, so weaving may come with no other sign (a {@code jaxrs:} rule's classes are in a loader
+     * that sees the JAX-RS API, which the transformer notices).
+     */
+    boolean mayHaveMethodRules() {
+        return mayHaveMethodRules;
+    }
+
+    /**
      * Every glob the file's {@code class:} keys may hold (a superset, found without parsing the YAML), or null if
      * any class may be named: a class none of them matches is named by no {@code method:} or {@code jaxrs:} rule
      * of this file. While the rules are parsed, a class that one of them matches waits for the rules before it is
@@ -94,30 +105,72 @@ final class RulesFile {
      * the side of true: any backslash (a YAML escape could spell a key) or NUL byte (a UTF-16 file) counts too.
      */
     static boolean mayNameClasses(byte[] text) {
+        if (mayHaveEscapes(text)) {
+            return true;
+        }
+        String ascii = ascii(text);
+        return ascii.contains("jaxrs") || hasMethodKey(ascii, false);
+    }
+
+    /**
+     * False only if no {@code method} key of {@code text} can hold a mapping: a {@code method:} rule's match is
+     * one, the method name of a {@code jaxrs:} or {@code grpc:} match ({@code method: byIp}) is a scalar. Errs on
+     * the side of true as {@link #mayNameClasses(byte[])} does.
+     */
+    static boolean mayHaveMethodRules(byte[] text) {
+        return mayHaveEscapes(text) || hasMethodKey(ascii(text), true);
+    }
+
+    /** A backslash (a YAML escape could spell a key) or a NUL byte (a UTF-16 file): no textual test holds. */
+    private static boolean mayHaveEscapes(byte[] text) {
         for (byte b : text) {
             if (b == '\\' || b == 0) {
                 return true;
             }
         }
-        String ascii = new String(text, StandardCharsets.ISO_8859_1);
-        if (ascii.contains("jaxrs")) {
-            return true;
-        }
+        return false;
+    }
+
+    private static String ascii(byte[] text) {
+        return new String(text, StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * True if {@code method} is a key of {@code ascii} (followed, after an optional quote and blanks, by a colon
+     * or the end of the line); with {@code mappingValued}, only one whose value is not a scalar on the same line.
+     */
+    private static boolean hasMethodKey(String ascii, boolean mappingValued) {
         for (int at = ascii.indexOf("method"); at >= 0; at = ascii.indexOf("method", at + 1)) {
-            int next = at + "method".length();
-            if (next < ascii.length() && (ascii.charAt(next) == '"' || ascii.charAt(next) == '\'')) {
-                next++;
-            }
-            while (next < ascii.length() && (ascii.charAt(next) == ' ' || ascii.charAt(next) == '\t')) {
-                next++;
-            }
+            int next = skipBlanks(ascii, at + "method".length(), true);
             // a colon makes it a key; so can one on a later line (YAML's explicit "? method")
-            if (next == ascii.length() || ascii.charAt(next) == ':' || ascii.charAt(next) == '\n'
-                    || ascii.charAt(next) == '\r') {
+            if (next == ascii.length() || ascii.charAt(next) == '\n' || ascii.charAt(next) == '\r') {
+                return true;
+            }
+            if (ascii.charAt(next) != ':') {
+                continue;
+            }
+            if (!mappingValued) {
+                return true;
+            }
+            int value = skipBlanks(ascii, next + 1, false);
+            // a flow or block mapping, or what could hide one (an anchor, an alias, a tag, a comment)
+            if (value == ascii.length() || "\r\n{&*!#".indexOf(ascii.charAt(value)) >= 0) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** The index after the blanks from {@code at} (and, with {@code quote}, one closing quote before them). */
+    private static int skipBlanks(String ascii, int at, boolean quote) {
+        int next = at;
+        if (quote && next < ascii.length() && (ascii.charAt(next) == '"' || ascii.charAt(next) == '\'')) {
+            next++;
+        }
+        while (next < ascii.length() && (ascii.charAt(next) == ' ' || ascii.charAt(next) == '\t')) {
+            next++;
+        }
+        return next;
     }
 
     /**

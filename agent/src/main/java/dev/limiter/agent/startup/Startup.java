@@ -12,13 +12,11 @@ import dev.limiter.agent.jfr.FlightRecorderSupport;
 import dev.limiter.agent.method.MethodLimiter;
 import dev.limiter.agent.registry.EntryPoints;
 import dev.limiter.agent.servlet.ServletLimiter;
-import dev.limiter.agent.servlet.ServletWarmUp;
 import dev.limiter.agent.store.RedisLimiterFactory;
 import dev.limiter.agent.store.StoreRetention;
 import dev.limiter.agent.threads.DaemonThreads;
 import dev.limiter.agent.weave.LimiterTransformer;
 import dev.limiter.agent.weave.PreloadedClasses;
-import dev.limiter.agent.weave.WeaverWarmUp;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.SystemClock;
 import dev.limiter.redis.RedisStoreStats;
@@ -42,12 +40,12 @@ import java.util.logging.Logger;
  *  then on the limiter-rules daemon thread, so the application's start-up and ours overlap:
  *   5 PARSE       register custom strategy jars, parse the rules (Redis-backed where they say so), banner
  *   6 LIMIT       the servlet and method limiters go into the bridge; the transformer learns the rules
- *   7 WARM UP     the weaver's one-time work (first, before 5: the application's first woven class may
- *                 come before the rules)
+ *   7 WARM UP     on limiter-warm-up, beside 5 and 6, once weaving is coming ({@link LimiterTransformer#weaving},
+ *                 or at once if the rules may name classes): the weaver's one-time work ({@link WarmUps})
  *   8 RUN         after the first request (or limiter.jmx.delay, or 10 s), on limiter-after-start: reload log and
  *                 re-weaving, class-name check, JFR events' listeners, file watcher, JMX, the Prometheus endpoint
- *   9 WARM UP     the first servlet request's one-time work, once a servlet or filter class is woven (never on
- *                 stacks without one: WebFlux, gRPC, Quarkus), before the container serves
+ *   9 WARM UP     on limiter-warm-up: the first servlet request's one-time work, once a servlet or filter class
+ *                 is woven (never on stacks without one: WebFlux, gRPC, Quarkus), before the container serves
  * </pre>
  *
  * {@code strict=true}, and a late attach (or a JVM whose AOT cache loaded application classes before premain)
@@ -284,16 +282,16 @@ public final class Startup {
         }
 
         /**
-         * The weaver's warm-up first: a framework class woven by name (gRPC's call handlers) can load while the
-         * rules are parsed, and would otherwise load ASM on the application's thread. Then the rules and the
-         * banner (a request that waits for the rules finds the banner printed, so even a short-lived application
-         * shows it). Last, the first request's warm-up, which nothing waits for: it waits (this thread parks) for
-         * the first woven servlet or filter, so only a servlet container, still starting, pays for it.
+         * The warm-ups' thread first (it waits until weaving is coming), then the rules and the banner (a request
+         * that waits for the rules finds the banner printed, so even a short-lived application shows it).
          */
         @Override
         public void run() {
             RuleSetHolder holder = null;
-            WeaverWarmUp.run();
+            WarmUps warmUps = new WarmUps(startup.transformer, startup.file.mayHaveMethodRules());
+            Thread warmUp = DaemonThreads.named("limiter-warm-up").newThread(warmUps);
+            warmUp.setContextClassLoader(Startup.class.getClassLoader());
+            warmUp.start();
             try {
                 long parse = System.nanoTime();
                 holder = startup.parse();
@@ -305,15 +303,11 @@ public final class Startup {
                 startup.log.log(Level.SEVERE, "limiter: cannot load the rules; the application runs unprotected", t);
                 gate.failed(); // waiting requests and calls go on (unchecked) at once
                 startup.transformer.rulesFailed(); // and so do classes waiting to be woven
+                warmUps.rulesFailed();
                 return;
             }
+            warmUps.rulesLoaded(holder);
             startup.run(holder);
-            try {
-                startup.transformer.servlets().await();
-            } catch (InterruptedException e) {
-                return; // the JVM is stopping: no request will come
-            }
-            ServletWarmUp.run(holder.current());
         }
     }
 }

@@ -40,7 +40,8 @@ public final class LimiterTransformer implements ClassFileTransformer {
     /** The {@link WeaveTarget#EXACT_CLASSES} targets this transformer weaves, each in its one named class. */
     private final int exactMask;
     private final ApiVisibility apis = new ApiVisibility();
-    private final ServletSighting servlets = new ServletSighting();
+    private final Sighting servlets = new Sighting();
+    private final Sighting weaving = new Sighting();
     private final SuperTypes superTypes = new SuperTypes();
     private volatile ClassWeaver weaver;
     private final ThreadLocal<Boolean> busy = new ThreadLocal<>();
@@ -89,8 +90,16 @@ public final class LimiterTransformer implements ClassFileTransformer {
     }
 
     /** Told when the first servlet or filter class is woven. */
-    public ServletSighting servlets() {
+    public Sighting servlets() {
         return servlets;
+    }
+
+    /**
+     * Told at the first sign that a class will be woven: a class loader that sees a woven API, a class of a
+     * library one of whose classes is woven by name, or a class that may carry {@code @Limit}.
+     */
+    public Sighting weaving() {
+        return weaving;
     }
 
     /** The rules that say which classes to weave, or null until they are known. */
@@ -199,6 +208,9 @@ public final class LimiterTransformer implements ClassFileTransformer {
         }
         try {
             int exact = exactMask == 0 ? 0 : WeaveTarget.exactBits(internalName) & exactMask;
+            if (!weaving.seen() && (exact != 0 || exactMask != 0 && WeaveTarget.inExactLibrary(internalName))) {
+                weaving.sight();
+            }
             if (exact != 0) { // one named framework class (WebFlux's adapter): no rules, no super types to read
                 byte[] woven = EntryPointWeaver.weave(classFile, exact);
                 onWoven.accept(internalName.replace('/', '.'));
@@ -226,6 +238,9 @@ public final class LimiterTransformer implements ClassFileTransformer {
                     : !library && AnnotationPresence.mayDeclare(classFile) ? EntryPointNames.ANNOTATED : 0;
             boolean candidate = (scan & EntryPointNames.ENTRY_POINT) != 0;
             boolean mayBeAnnotated = (scan & EntryPointNames.ANNOTATED) != 0;
+            if ((visible != 0 || mayBeAnnotated) && !weaving.seen()) {
+                weaving.sight();
+            }
             String binaryName = null;
             boolean named = false;
             // the await first: the rules thread publishes the rules before it drops the await, so a null await

@@ -29,6 +29,11 @@ final class WeaveTarget {
     private static final String[] JDK_CLASSES;
     /** The JDK modules of those classes, which must read the bridges' module. */
     static final String[] JDK_MODULES;
+    /**
+     * Package prefixes of the libraries whose classes the other {@link #EXACT_CLASSES} are ({@code io/grpc/stub/}):
+     * a class loaded from one says that weaving is coming ({@link #inExactLibrary}).
+     */
+    private static final String[] EXACT_LIBRARIES;
 
     static {
         EntryTarget[] targets = EntryPoints.targets();
@@ -59,14 +64,18 @@ final class WeaveTarget {
         EVERY = (1 << targets.length) - 1;
         java.util.Set<String> jdkClasses = new java.util.LinkedHashSet<>();
         java.util.Set<String> jdkModules = new java.util.LinkedHashSet<>();
+        java.util.Set<String> libraries = new java.util.LinkedHashSet<>();
         for (EntryTarget target : targets) {
             if (target.jdkModule != null) {
                 jdkClasses.add(target.types[0]);
                 jdkModules.add(target.jdkModule);
+            } else if (target.exact()) {
+                libraries.add(libraryOf(target.types[0]));
             }
         }
         JDK_CLASSES = jdkClasses.toArray(new String[0]);
         JDK_MODULES = jdkModules.toArray(new String[0]);
+        EXACT_LIBRARIES = libraries.toArray(new String[0]);
     }
 
     /** This target's bit in the masks of targets. */
@@ -140,6 +149,34 @@ final class WeaveTarget {
             }
         }
         return bits;
+    }
+
+    /**
+     * True if {@code internalName} is a class of a library one of the {@link #EXACT_CLASSES} belongs to: the first
+     * such class loads before the woven one (a gRPC server's {@code io/grpc/stub/} classes before its call
+     * handlers), the sign the weaver's warm-up waits for where no woven API is visible.
+     */
+    static boolean inExactLibrary(String internalName) {
+        for (String library : EXACT_LIBRARIES) {
+            if (internalName.startsWith(library)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first three segments of the package of {@code internalName}, or all of them if it has fewer. */
+    static String libraryOf(String internalName) {
+        int end = internalName.lastIndexOf('/');
+        int at = -1;
+        for (int segments = 0; segments < 3; segments++) {
+            int next = internalName.indexOf('/', at + 1);
+            if (next < 0 || next > end) {
+                break;
+            }
+            at = next;
+        }
+        return internalName.substring(0, at + 1);
     }
 
     /**

@@ -38,6 +38,10 @@ class StartupGateTest {
         return RulesFile.mayNameClasses(text.getBytes(StandardCharsets.UTF_8));
     }
 
+    private static boolean mayHaveMethodRules(String text) {
+        return RulesFile.mayHaveMethodRules(text.getBytes(StandardCharsets.UTF_8));
+    }
+
     @Test
     void onlyAFileWithoutMethodOrJaxrsRulesIsKnownNotToNameClasses() {
         assertThat(mayName("version: 1\nrules:\n  - id: a\n    match: { http: { path: /a } }\n    limit: 1\n"))
@@ -49,6 +53,19 @@ class StartupGateTest {
         assertThat(mayName("rules:\n  - match:\n      'method':\t{ class: a.B }\n")).isTrue();
         assertThat(mayName("rules:\n  - match:\n      ? method\n      : { class: a.B }\n")).isTrue();
         assertThat(mayName("rules:\n  - match:\n      jaxrs: { class: a.B }\n")).isTrue();
+        // of the two, only a method: rule may name a class whose loader sees no woven API; the method name of a
+        // jaxrs: or grpc: match is a scalar, a method: rule's match is a mapping
+        assertThat(mayHaveMethodRules("rules:\n  - match:\n      jaxrs: { class: a.B, method: byIp }\n")).isFalse();
+        assertThat(mayHaveMethodRules("rules:\n  - match: { grpc: { service: a.B, method: '*' } }\n")).isFalse();
+        assertThat(mayHaveMethodRules("rules:\n  - match: { jaxrs: { class: a.B, \"method\" : \"x\" } }\n"))
+                .isFalse();
+        assertThat(mayHaveMethodRules("rules:\n  - match: { method: { class: a.B, method: c } }\n")).isTrue();
+        assertThat(mayHaveMethodRules("rules:\n  - match:\n      method:\n        class: a.B\n")).isTrue();
+        assertThat(mayHaveMethodRules("rules:\n  - match:\n      method: &m { class: a.B }\n")).isTrue();
+        assertThat(mayHaveMethodRules("rules:\n  - match:\n      method: # the mailer\n        class: a.B\n"))
+                .isTrue();
+        assertThat(mayHaveMethodRules("rules:\n  - match:\n      ? method\n      : { class: a.B }\n")).isTrue();
+        assertThat(mayHaveMethodRules("rules:\n  - match: { \"m\\x65thod\": { class: a.B } }\n")).isTrue();
         // a YAML escape could spell the key; a NUL byte means UTF-16 or UTF-32, which the ASCII test cannot read
         assertThat(mayName("rules:\n  - match: { \"m\\x65thod\": { class: a.B } }\n")).isTrue();
         assertThat(RulesFile.mayNameClasses("r\0u\0l\0e\0s\0".getBytes(StandardCharsets.ISO_8859_1))).isTrue();

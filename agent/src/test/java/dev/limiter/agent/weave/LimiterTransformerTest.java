@@ -158,6 +158,31 @@ class LimiterTransformerTest {
     }
 
     @Test
+    void weavingIsSightedAtItsFirstSignAndNeverInAJvmThatWeavesNothing() {
+        ClassLoader seesNoApi = new ClassLoader(null) {
+        };
+        byte[] plain = ClassFiles.of(Counter.class);
+
+        LimiterTransformer idle = LimiterTransformer.create(new ThrottledLog(LOGGER, 0), woven::add);
+        assertThat(idle.transform(seesNoApi, "methodtest/Counter", null, null, plain)).isNull();
+        assertThat(idle.transform(seesNoApi, "org/acme/Batch", null, null, plain)).isNull();
+        assertThat(idle.weaving().seen()).as("a plain class of a loader that sees no woven API").isFalse();
+
+        LimiterTransformer grpc = LimiterTransformer.create(new ThrottledLog(LOGGER, 0), woven::add);
+        assertThat(grpc.transform(seesNoApi, "io/grpc/stub/ClientCalls", null, null, plain)).isNull();
+        assertThat(grpc.weaving().seen()).as("a class of the library gRPC's woven handlers belong to").isTrue();
+        assertThat(woven).as("nothing woven yet").isEmpty();
+
+        LimiterTransformer servlets = LimiterTransformer.create(new ThrottledLog(LOGGER, 0), woven::add);
+        assertThat(transform(servlets, loader, Counter.class)).isNull();
+        assertThat(servlets.weaving().seen()).as("a loader that sees the servlet API").isTrue();
+
+        LimiterTransformer annotated = LimiterTransformer.create(new ThrottledLog(LOGGER, 0), woven::add);
+        annotated.transform(seesNoApi, "annotest/Reports", null, null, ClassFiles.of("annotest/Reports"));
+        assertThat(annotated.weaving().seen()).as("a class that may carry @Limit").isTrue();
+    }
+
+    @Test
     void aClassThatCannotBeWovenIsLoggedAndLeftUnchanged() {
         LimiterTransformer transformer = transformer(null);
         byte[] broken = ClassFiles.of(JakartaHello.class).clone();
