@@ -1,5 +1,6 @@
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -49,6 +50,8 @@ public final class RelayoutJar {
     private static final String PREFIX = "inst/";
     private static final String SUFFIX = ".classdata";
     private static final String MANIFEST = "META-INF/MANIFEST.MF";
+    /** The bridge classes premain defines in the boot loader, in an order it can define them one by one. */
+    private static final String BOOT_CLASSES = "META-INF/limiter-boot-classes";
 
     public static void main(String[] args) throws IOException {
         if (args.length != 4) {
@@ -91,6 +94,7 @@ public final class RelayoutJar {
                 System.exit(1);
             }
         }
+        put(entries, BOOT_CLASSES, String.join("\n", definitionOrder(entries)).getBytes(StandardCharsets.UTF_8));
         put(entries, "META-INF/LICENSE", Files.readAllBytes(legal.resolve("LICENSE")));
         put(entries, "META-INF/NOTICE", Files.readAllBytes(legal.resolve("NOTICE")));
         try (Stream<Path> licences = Files.list(legal.resolve("licenses"))) {
@@ -110,6 +114,44 @@ public final class RelayoutJar {
         }
         Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         System.out.println("RelayoutJar: wrote " + out + " (" + root.size() + " entries at the root)");
+    }
+
+    /**
+     * The binary names of the bridge classes ({@code dev/limiter/api/}, {@code dev/limiter/bootstrap/}) in an order
+     * the boot loader can define them one by one, each after its super types (premain's {@code BootDefiner} reads
+     * this list instead of walking the jar's 1,500 entries, and defines without a failed attempt). Found by
+     * defining them in a throw-away loader, which defines a class's super types before it.
+     */
+    static List<String> definitionOrder(Map<String, byte[]> entries) throws IOException {
+        Map<String, byte[]> bridge = new TreeMap<>();
+        for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
+            String name = entry.getKey();
+            if (name.endsWith(".class") && (name.startsWith("dev/limiter/api/")
+                    || name.startsWith("dev/limiter/bootstrap/"))) {
+                bridge.put(name.substring(0, name.length() - 6).replace('/', '.'), entry.getValue());
+            }
+        }
+        List<String> order = new ArrayList<>();
+        ClassLoader recorder = new ClassLoader(null) { // the boot loader's view, as BootDefiner's classes have
+            @Override
+            protected Class<?> findClass(String name) throws ClassNotFoundException {
+                byte[] bytes = bridge.get(name);
+                if (bytes == null) {
+                    throw new ClassNotFoundException(name);
+                }
+                Class<?> defined = defineClass(name, bytes, 0, bytes.length);
+                order.add(name);
+                return defined;
+            }
+        };
+        try {
+            for (String name : bridge.keySet()) {
+                recorder.loadClass(name);
+            }
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IOException("the bridge classes cannot be defined in the boot loader alone", e);
+        }
+        return order;
     }
 
     /** {@code project.build.outputTimestamp}: ISO 8601 with an offset, or seconds since the epoch. */

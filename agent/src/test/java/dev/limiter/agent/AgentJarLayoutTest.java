@@ -56,6 +56,51 @@ class AgentJarLayoutTest {
     }
 
     @Test
+    void theBootClassListNamesEveryBridgeClassAfterItsSuperTypes() throws Exception {
+        try (JarFile jar = jar()) {
+            List<String> bridge = new ArrayList<>();
+            for (JarEntry entry : java.util.Collections.list(jar.entries())) {
+                String name = entry.getName();
+                if (name.endsWith(".class") && (name.startsWith("dev/limiter/api/")
+                        || name.startsWith("dev/limiter/bootstrap/"))) {
+                    bridge.add(name.substring(0, name.length() - 6).replace('/', '.'));
+                }
+            }
+            List<String> listed;
+            try (java.io.InputStream in = jar.getInputStream(jar.getJarEntry("META-INF/limiter-boot-classes"))) {
+                listed = List.of(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n"));
+            }
+            assertThat(listed).containsExactlyInAnyOrderElementsOf(bridge);
+            // defined one by one in that order, in a loader that sees nothing else of ours, none fails
+            java.util.Map<String, byte[]> bytes = new java.util.HashMap<>();
+            for (String name : listed) {
+                try (java.io.InputStream in = jar.getInputStream(jar.getJarEntry(name.replace('.', '/') + ".class"))) {
+                    bytes.put(name, in.readAllBytes());
+                }
+            }
+            class Definer extends ClassLoader {
+                Definer() {
+                    super(null);
+                }
+
+                @Override
+                protected Class<?> findClass(String name) throws ClassNotFoundException {
+                    throw new ClassNotFoundException(name + " is not defined yet");
+                }
+
+                Class<?> define(String name) {
+                    byte[] b = bytes.get(name);
+                    return defineClass(name, b, 0, b.length);
+                }
+            }
+            Definer definer = new Definer();
+            for (String name : listed) {
+                assertThat(definer.define(name).getName()).isEqualTo(name);
+            }
+        }
+    }
+
+    @Test
     void theManifestDeclaresTheAgentAndTheCli() throws Exception {
         try (JarFile jar = jar()) {
             Attributes main = jar.getManifest().getMainAttributes();
