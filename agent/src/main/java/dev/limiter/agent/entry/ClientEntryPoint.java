@@ -42,6 +42,12 @@ public abstract class ClientEntryPoint extends EntryPoint implements OutboundCli
         wiring.clients().add(this);
     }
 
+    /** Every client joins the one registry, which goes into the bridge once all have joined; its adapter is lazy. */
+    @Override
+    public final boolean installsAtFirstWeave() {
+        return false;
+    }
+
     /**
      * True if {@code type} is the class named {@code binaryName} or extends it, by name: the agent's loader cannot
      * see the client library.

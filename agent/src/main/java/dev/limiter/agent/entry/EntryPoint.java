@@ -30,6 +30,20 @@ public abstract class EntryPoint {
     public void install(EntryWiring wiring) {
     }
 
+    /**
+     * True if {@link #install} may wait until the first class of this entry point's targets is woven: every target
+     * is one named class ({@link EntryTarget#exact}), so no call reaches the delegate before that class is woven,
+     * and a JVM without the stack never loads its limiter.
+     */
+    public boolean installsAtFirstWeave() {
+        for (EntryTarget target : targets) {
+            if (!target.exact()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** How woven methods read the HTTP keys of this entry point's requests; null if they never run in one. */
     public RequestViews.Lookup requestView(EntryWiring wiring) {
         return null;

@@ -227,6 +227,7 @@ public final class Startup {
 
     /**
      * Phase 6: the limiters into the bridge: every registered entry point installs its own ({@link EntryPoints}),
+     * those woven in named classes only once the transformer first weaves one ({@link InstallAtFirstWeave}),
      * then the woven methods' (reading HTTP keys through the entry points' request views) and the servlets', through
      * {@code gate} if requests and calls wait for them. The servlet limiter is
      * wrapped until the first request has ended, which opens the JMX gate ({@link FirstRequestDelegate}).
@@ -236,7 +237,12 @@ public final class Startup {
         RequestViews.Lookup[] views = new RequestViews.Lookup[EntryPoints.ALL.length];
         int viewCount = 0;
         for (EntryPoint entry : EntryPoints.ALL) {
-            entry.install(wiring);
+            if (transformer != null && entry.installsAtFirstWeave()) {
+                // built when its class is first woven (maybe now): a JVM without the stack never loads it
+                transformer.firstWeaves().whenWoven(entry.targets(), new InstallAtFirstWeave(entry, wiring, errors));
+            } else {
+                entry.install(wiring);
+            }
             RequestViews.Lookup view = entry.requestView(wiring);
             if (view != null) {
                 views[viewCount++] = view;

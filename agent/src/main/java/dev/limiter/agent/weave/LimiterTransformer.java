@@ -42,6 +42,7 @@ public final class LimiterTransformer implements ClassFileTransformer {
     private final ApiVisibility apis = new ApiVisibility();
     private final Sighting servlets = new Sighting();
     private final Sighting weaving = new Sighting();
+    private final FirstWeaves firstWeaves = new FirstWeaves();
     private final SuperTypes superTypes = new SuperTypes();
     private volatile ClassWeaver weaver;
     private final ThreadLocal<Boolean> busy = new ThreadLocal<>();
@@ -92,6 +93,11 @@ public final class LimiterTransformer implements ClassFileTransformer {
     /** Told when the first servlet or filter class is woven. */
     public Sighting servlets() {
         return servlets;
+    }
+
+    /** Work that waits for the first weave of a class of targets woven by name. */
+    public FirstWeaves firstWeaves() {
+        return firstWeaves;
     }
 
     /**
@@ -213,6 +219,7 @@ public final class LimiterTransformer implements ClassFileTransformer {
             }
             if (exact != 0) { // one named framework class (WebFlux's adapter): no rules, no super types to read
                 byte[] woven = EntryPointWeaver.weave(classFile, exact);
+                firstWeaves.woven(exact); // its entry point's delegate, before the class can run
                 onWoven.accept(internalName.replace('/', '.'));
                 return woven;
             }

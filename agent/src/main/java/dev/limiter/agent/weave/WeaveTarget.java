@@ -130,6 +130,19 @@ final class WeaveTarget {
         return target.weaves(access, name, descriptor);
     }
 
+    /** The bits of {@code targets} (registered ones, compared by identity). */
+    static int bitsOf(EntryTarget[] targets) {
+        int bits = 0;
+        for (EntryTarget wanted : targets) {
+            for (WeaveTarget target : ALL) {
+                if (target.target == wanted) {
+                    bits |= target.bit;
+                }
+            }
+        }
+        return bits;
+    }
+
     /** The bits of the target types named {@code internalName} ({@code a/b/C}), 0 if it is none. */
     static int bitOf(String internalName) {
         for (WeaveTarget target : ALL) {
