@@ -227,7 +227,7 @@ public final class Startup {
 
     /**
      * Phase 6: the limiters into the bridge: every registered entry point installs its own ({@link EntryPoints}),
-     * those woven in named classes only once the transformer first weaves one ({@link InstallAtFirstWeave}),
+     * those woven in named classes only once the transformer first weaves one ({@link #installAtFirstWeave}),
      * then the woven methods' (reading HTTP keys through the entry points' request views) and the servlets', through
      * {@code gate} if requests and calls wait for them. The servlet limiter is
      * wrapped until the first request has ended, which opens the JMX gate ({@link FirstRequestDelegate}).
@@ -239,7 +239,12 @@ public final class Startup {
         for (EntryPoint entry : EntryPoints.ALL) {
             if (transformer != null && entry.installsAtFirstWeave()) {
                 // built when its class is first woven (maybe now): a JVM without the stack never loads it
-                transformer.firstWeaves().whenWoven(entry.targets(), new InstallAtFirstWeave(entry, wiring, errors));
+                transformer.firstWeaves().whenWoven(entry.targets(), new Runnable() { // a class: no lambda spun
+                    @Override
+                    public void run() {
+                        installAtFirstWeave(entry, wiring);
+                    }
+                });
             } else {
                 entry.install(wiring);
             }
@@ -257,6 +262,20 @@ public final class Startup {
             LimiterBridge.install(servlets);
         } else {
             gate.ready(servlets, methods);
+        }
+    }
+
+    /**
+     * Installs {@code entry}, on the application's thread that loads its first woven class (or the rules thread,
+     * if that class loaded during the parse): a failure is logged and that stack runs unlimited; the class itself
+     * is still woven and the application goes on.
+     */
+    private static void installAtFirstWeave(EntryPoint entry, EntryWiring wiring) {
+        try {
+            entry.install(wiring);
+        } catch (Throwable t) {
+            wiring.log().warn("limiter: cannot install " + entry.getClass().getSimpleName()
+                    + "; its calls run unlimited", t);
         }
     }
 

@@ -170,12 +170,7 @@ final class WeaveTarget {
      * handlers), the sign the weaver's warm-up waits for where no woven API is visible.
      */
     static boolean inExactLibrary(String internalName) {
-        for (String library : EXACT_LIBRARIES) {
-            if (internalName.startsWith(library)) {
-                return true;
-            }
-        }
-        return false;
+        return matchesAny(internalName, EXACT_LIBRARIES, true);
     }
 
     /** The first three segments of the package of {@code internalName}, or all of them if it has fewer. */
@@ -197,8 +192,13 @@ final class WeaveTarget {
      * target weaves nonetheless: a few {@code equals} against the names (most differ in length).
      */
     static boolean isWovenJdkClass(String internalName) {
-        for (String name : JDK_CLASSES) {
-            if (name.equals(internalName)) {
+        return matchesAny(internalName, JDK_CLASSES, false);
+    }
+
+    /** True if {@code name} is one of {@code names}, or with {@code prefixes} starts with one. */
+    private static boolean matchesAny(String name, String[] names, boolean prefixes) {
+        for (String candidate : names) {
+            if (prefixes ? name.startsWith(candidate) : name.equals(candidate)) {
                 return true;
             }
         }
