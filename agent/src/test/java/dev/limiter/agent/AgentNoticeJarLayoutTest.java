@@ -34,8 +34,9 @@ class AgentNoticeJarLayoutTest {
     /** limiter's own packages in the jar: everything else must be third-party code named in NOTICE. */
     private static final List<String> OURS = List.of("dev.limiter.agent", "dev.limiter.api", "dev.limiter.bootstrap",
             "dev.limiter.core", "dev.limiter.rules", "dev.limiter.redis");
-    /** The only entries at the jar's META-INF/ besides META-INF/licenses/. */
-    private static final Set<String> LEGAL = Set.of("META-INF/MANIFEST.MF", "META-INF/LICENSE", "META-INF/NOTICE");
+    /** The only entries at the jar's META-INF/ besides META-INF/licenses/ (the last: the bridge's class list). */
+    private static final Set<String> META_INF = Set.of("META-INF/MANIFEST.MF", "META-INF/LICENSE", "META-INF/NOTICE",
+            "META-INF/limiter-boot-classes");
     private static final Pattern ARTIFACT = Pattern.compile("(?m)^  Artifact: +(\\S+):(\\S+):(\\S+)$");
     private static final Pattern PACKAGE = Pattern.compile("(?m)^  Package: +(\\S+)$");
     private static final Pattern LICENCE_FILE = Pattern.compile("licenses/([A-Za-z0-9._-]+\\.txt)");
@@ -113,7 +114,7 @@ class AgentNoticeJarLayoutTest {
         Set<String> unnamed = new TreeSet<>();
         for (String entry : entries) {
             String pkg = packageOf(entry);
-            if (LEGAL.contains(entry) || entry.startsWith("META-INF/licenses/")) {
+            if (META_INF.contains(entry) || entry.startsWith("META-INF/licenses/")) {
                 continue;
             }
             boolean ours = OURS.stream().anyMatch(p -> within(pkg, p));
