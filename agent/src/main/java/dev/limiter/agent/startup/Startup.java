@@ -39,9 +39,10 @@ import java.util.logging.Logger;
  *                 on; a class the pre-scan says the rules may name waits for them at its load
  *  then on the limiter-rules daemon thread, so the application's start-up and ours overlap:
  *   5 PARSE       register custom strategy jars, parse the rules (Redis-backed where they say so), banner
- *   6 LIMIT       the servlet and method limiters go into the bridge; the transformer learns the rules
+ *   6 LIMIT       the servlet and method limiters go into the bridge (a stack woven in named classes only: at
+ *                 the first weave of one); the transformer learns the rules
  *   7 WARM UP     on limiter-warm-up, beside 5 and 6, once weaving is coming ({@link LimiterTransformer#weaving},
- *                 or at once if the rules may name classes): the weaver's one-time work ({@link WarmUps})
+ *                 or at once if the file may have method: rules): the weaver's one-time work ({@link WarmUps})
  *   8 RUN         after the first request (or limiter.jmx.delay, or 10 s), on limiter-after-start: reload log and
  *                 re-weaving, class-name check, JFR events' listeners, file watcher, JMX, the Prometheus endpoint
  *   9 WARM UP     on limiter-warm-up: the first servlet request's one-time work, once a servlet or filter class
