@@ -173,18 +173,20 @@ final class WeaveTarget {
         return matchesAny(internalName, EXACT_LIBRARIES, true);
     }
 
-    /** The first three segments of the package of {@code internalName}, or all of them if it has fewer. */
+    /**
+     * The first three segments of the package of {@code internalName} ({@code io/grpc/stub/}), or all of them if it
+     * has fewer; a class without a package is its own library (an empty prefix would match every class).
+     */
     static String libraryOf(String internalName) {
-        int end = internalName.lastIndexOf('/');
         int at = -1;
         for (int segments = 0; segments < 3; segments++) {
             int next = internalName.indexOf('/', at + 1);
-            if (next < 0 || next > end) {
+            if (next < 0) {
                 break;
             }
             at = next;
         }
-        return internalName.substring(0, at + 1);
+        return at < 0 ? internalName : internalName.substring(0, at + 1);
     }
 
     /**

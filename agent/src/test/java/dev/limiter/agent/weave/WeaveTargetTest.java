@@ -66,6 +66,21 @@ class WeaveTargetTest {
         assertThat(WeaveTarget.named("resteasy-reactive").apiResource).isNull();
     }
 
+    /** A class of a library with a class woven by name is a sign of weaving; the JDK's and others' are not. */
+    @Test
+    void theLibrariesOfTheExactClassesAreTheirPackagesFirstThreeSegments() {
+        assertThat(WeaveTarget.libraryOf("io/grpc/stub/ServerCalls$UnaryServerCallHandler")).isEqualTo("io/grpc/stub/");
+        assertThat(WeaveTarget.libraryOf("okhttp3/internal/connection/RealCall"))
+                .isEqualTo("okhttp3/internal/connection/");
+        assertThat(WeaveTarget.libraryOf("a/B")).isEqualTo("a/");
+        assertThat(WeaveTarget.libraryOf("Unpackaged")).as("never the empty prefix").isEqualTo("Unpackaged");
+        assertThat(WeaveTarget.inExactLibrary("io/grpc/stub/AbstractStub")).isTrue();
+        assertThat(WeaveTarget.inExactLibrary("org/springframework/web/reactive/DispatcherHandler")).isTrue();
+        assertThat(WeaveTarget.inExactLibrary("io/grpc/Server")).as("only the stub package").isFalse();
+        assertThat(WeaveTarget.inExactLibrary("com/acme/Main")).isFalse();
+        assertThat(WeaveTarget.inExactLibrary("java/net/http/HttpClient")).as("a JDK class is woven directly").isFalse();
+    }
+
     /**
      * grpc-java's two stub handlers: found by name, their {@code startCall(ServerCall, Metadata)} (and no other
      * overload) woven to call {@code GrpcBridge}, not WebFlux's bridge. The real classes run in GrpcLimiterTest.
