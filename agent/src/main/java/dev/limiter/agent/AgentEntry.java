@@ -24,4 +24,9 @@ public final class AgentEntry implements AgentHandoff {
     public void install(String args, Instrumentation inst, Path agentJar, boolean attached) {
         Startup.run(args, inst, attached);
     }
+
+    @Override
+    public void train(String args, Instrumentation inst) {
+        Startup.train(args, inst);
+    }
 }

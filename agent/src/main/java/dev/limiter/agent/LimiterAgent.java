@@ -84,12 +84,10 @@ public final class LimiterAgent {
                 inst.appendToBootstrapClassLoaderSearch(jarFile); // the boot loader keeps it open
             } else {
                 jarFile.close(); // the bridge is defined; the agent's own loader opens the jar itself
-                if (bridge[2] == Boolean.TRUE) {
-                    aotTraining();
-                    return;
-                }
             }
-            AgentStarter.start(args, inst, jar, attached);
+            // an AOT cache's training run: the agent loads its classes for the cache, and weaves nothing
+            boolean training = bridge != null && bridge[2] == Boolean.TRUE;
+            AgentStarter.start(args, inst, jar, attached, training);
         } catch (Throwable t) {
             failed(t);
         }
@@ -120,16 +118,6 @@ public final class LimiterAgent {
         } catch (IOException | RuntimeException | LinkageError | ClassNotFoundException notHere) {
             return null;
         }
-    }
-
-    /**
-     * An AOT cache's training run: the agent weaves nothing and starts no thread (a cache that holds classes the
-     * agent wove crashes the JVMs that use it). The runs that use the cache start the agent, and it weaves the
-     * classes the cache loaded early then.
-     */
-    private static void aotTraining() {
-        Logger.getLogger("dev.limiter").info("limiter: an AOT cache's training run (-XX:AOTMode=record): the agent"
-                + " weaves nothing here and starts in the runs that use the cache");
     }
 
     /** The loader of {@code BootDefiner} alone; it hands over the jar and takes the answer back. */

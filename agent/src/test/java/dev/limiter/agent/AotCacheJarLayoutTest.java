@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The agent beside the JVM's class caches. A Java 25 AOT cache ({@code -XX:AOTCacheOutput}, {@code -XX:AOTCache})
  * loads the classes it holds as the JVM starts, before premain: a method a rule names in such a class is limited
  * from its first call all the same (the class is retransformed at installation), and the training run, in which
- * the agent weaves nothing, makes a cache the JVM can use (one trained while classes were woven crashed it). On
+ * the agent weaves nothing, makes a cache the JVM can use (one trained while classes were woven crashed it) and
+ * that holds the agent's own classes (its loader defines them from the cache). On
  * every JDK the bridge classes go into the boot loader without appending the jar to the boot class path, so the
  * JVM's "Sharing is only supported for boot loader classes" warning is gone.
  */
@@ -85,6 +86,10 @@ class AotCacheJarLayoutTest {
         assertThat(classes).as("the cache loaded the class before the agent started, and the agent wove it")
                 .contains("aotapp.Mailer source: shared objects file")
                 .contains("aotapp.Mailer source: __VM_RedefineClasses__");
+        assertThat(classes).as("the agent's start-up, parse and weaving classes came from the cache")
+                .contains("dev.limiter.agent.startup.Startup source: shared objects file")
+                .contains("dev.limiter.rules.RuleSet source: shared objects file")
+                .contains("dev.limiter.shaded.bytebuddy.jar.asm.ClassWriter source: shared objects file");
     }
 
     private Run run(String... options) throws Exception {

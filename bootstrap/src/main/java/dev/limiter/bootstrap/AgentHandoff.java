@@ -19,4 +19,10 @@ public interface AgentHandoff {
      * loaded already.
      */
     void install(String args, Instrumentation inst, Path agentJar, boolean attached);
+
+    /**
+     * A Java 25 AOT cache's training run: loads and runs once, on this thread, what a start loads, so that the
+     * cache holds the agent's classes too; weaves nothing and starts no thread.
+     */
+    void train(String args, Instrumentation inst);
 }

@@ -31,9 +31,11 @@ public final class AgentStarter {
 
     /**
      * Starts the agent from {@code jar}, unless one is running already (a second {@code -javaagent}, or a late
-     * attach on top of one): that is logged and ignored.
+     * attach on top of one): that is logged and ignored. {@code training}: a Java 25 AOT cache's training run
+     * ({@link AgentHandoff#train}).
      */
-    public static void start(String args, Instrumentation inst, File jar, boolean attached) throws Exception {
+    public static void start(String args, Instrumentation inst, File jar, boolean attached, boolean training)
+            throws Exception {
         if (!StartGuard.claim()) {
             Logger.getLogger("dev.limiter").warning("limiter is already running; ignoring " + jar);
             return;
@@ -48,7 +50,11 @@ public final class AgentStarter {
             if (handoff == null) {
                 throw new IllegalStateException(ENTRY + " did not offer the agent's installer");
             }
-            handoff.install(args, inst, jar.toPath(), attached);
+            if (training) {
+                handoff.train(args, inst);
+            } else {
+                handoff.install(args, inst, jar.toPath(), attached);
+            }
         } finally {
             thread.setContextClassLoader(previous);
         }

@@ -12,11 +12,13 @@ import dev.limiter.agent.jfr.FlightRecorderSupport;
 import dev.limiter.agent.method.MethodLimiter;
 import dev.limiter.agent.registry.EntryPoints;
 import dev.limiter.agent.servlet.ServletLimiter;
+import dev.limiter.agent.servlet.ServletWarmUp;
 import dev.limiter.agent.store.RedisLimiterFactory;
 import dev.limiter.agent.store.StoreRetention;
 import dev.limiter.agent.threads.DaemonThreads;
 import dev.limiter.agent.weave.LimiterTransformer;
 import dev.limiter.agent.weave.PreloadedClasses;
+import dev.limiter.agent.weave.WeaverWarmUp;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.core.clock.SystemClock;
 import dev.limiter.redis.RedisStoreStats;
@@ -52,7 +54,8 @@ import java.util.logging.Logger;
  * {@code strict=true}, and a late attach (or a JVM whose AOT cache loaded application classes before premain)
  * with rules that may name classes ({@code method:}, {@code jaxrs:}), run 5 and 6 in premain before 4 (strict
  * must stop the JVM before the application runs; a late attach weaves the loaded classes the rules name at
- * installation), then 8; there is no gate and no warm-up. Otherwise a class
+ * installation), then 8; there is no gate and no warm-up. A Java 25 AOT cache's training run ({@link #train}) runs
+ * 1, 5 and 6 and both warm-ups in premain, without the transformer, and nothing after. Otherwise a class
  * that the file's class globs match and that loads before the parse ends waits for the rules and is woven under
  * them (so a {@code method:} rule on the main class holds from the first call); the classes the rules name that
  * loaded on the rules thread itself, or waited longer than the gate's bound, are remembered and woven after the
@@ -109,6 +112,37 @@ public final class Startup {
         // before the first use of JUL below: the LogManager a framework's main installs (Quarkus) is the JVM's one
         FrameworkLogManager.adopt();
         new Startup(inst, attached).start(rawArgs);
+    }
+
+    /**
+     * A Java 25 AOT cache's training run ({@code -XX:AOTCacheOutput}, {@code -XX:AOTMode=record}): runs what a start
+     * runs (the parse, the limiters, both warm-ups) once on this thread, so the cache holds the agent's classes and
+     * the runs that use it define them from there. No transformer: a cache that holds classes the agent wove
+     * crashes the JVMs that use it (Java 25.0.3), so nothing is woven and no rule applies in this run; and no
+     * thread, no JMX, no file watcher. The runs that use the cache start the agent as usual, and it weaves the
+     * classes the cache loaded early then.
+     */
+    public static void train(String rawArgs, Instrumentation inst) {
+        FrameworkLogManager.adopt();
+        new Startup(inst, false).train(rawArgs);
+    }
+
+    private void train(String rawArgs) {
+        log.info("limiter: an AOT cache's training run (-XX:AOTMode=record): the agent loads its classes for the"
+                + " cache, weaves nothing here and starts in the runs that use the cache");
+        if (!args(rawArgs)) {
+            return;
+        }
+        file = RulesFile.read(args.rules());
+        try {
+            RuleSetHolder holder = parse();
+            limit(holder, null);
+            WeaverWarmUp.run();
+            ServletWarmUp.run(holder.current());
+        } catch (Throwable t) {
+            log.log(Level.WARNING, "limiter: the AOT cache's training run could not load all of the agent's"
+                    + " classes; the cache holds fewer of them", t);
+        }
     }
 
     private void start(String rawArgs) {
