@@ -22,7 +22,7 @@ public interface AgentHandoff {
 
     /**
      * A Java 25 AOT cache's training run: loads and runs once, on this thread, what a start loads, so that the
-     * cache holds the agent's classes too; weaves nothing and starts no thread.
+     * cache holds the agent's classes too; weaves nothing, and starts none of the start-up's threads.
      */
     void train(String args, Instrumentation inst);
 }

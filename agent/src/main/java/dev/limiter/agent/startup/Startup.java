@@ -118,8 +118,9 @@ public final class Startup {
      * A Java 25 AOT cache's training run ({@code -XX:AOTCacheOutput}, {@code -XX:AOTMode=record}): runs what a start
      * runs (the parse, the limiters, both warm-ups) once on this thread, so the cache holds the agent's classes and
      * the runs that use it define them from there. No transformer: a cache that holds classes the agent wove
-     * crashes the JVMs that use it (Java 25.0.3), so nothing is woven and no rule applies in this run; and no
-     * thread, no JMX, no file watcher. The runs that use the cache start the agent as usual, and it weaves the
+     * crashes the JVMs that use it (Java 25.0.3), so nothing is woven and no rule applies in this run; and none of
+     * the start-up's threads, no JMX, no file watcher (a {@code store: redis} rule's store connects, as at any
+     * start). The runs that use the cache start the agent as usual, and it weaves the
      * classes the cache loaded early then.
      */
     public static void train(String rawArgs, Instrumentation inst) {
