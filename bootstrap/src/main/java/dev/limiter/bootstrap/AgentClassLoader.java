@@ -36,6 +36,9 @@ public final class AgentClassLoader extends ClassLoader {
     /** File suffix of isolated class files. */
     public static final String SUFFIX = ".classdata";
 
+    /** The package prefix of the agent's own classes (relocated libraries included). */
+    private static final String OWN = "dev.limiter.";
+
     static {
         ClassLoader.registerAsParallelCapable();
     }
@@ -51,12 +54,40 @@ public final class AgentClassLoader extends ClassLoader {
         this.domain = new ProtectionDomain(new CodeSource(jarUrl, (Certificate[]) null), null, this, null);
     }
 
+    /**
+     * The agent's own classes ({@value #OWN}...) are looked up in the jar first: neither the platform loader nor the
+     * boot loader has them (the bridge classes, which the boot loader does have, are not under {@value #PREFIX}),
+     * and asking them first costs a look-up in the runtime image for each of the hundreds of classes a start
+     * loads. Every other name goes to the parent first, as usual.
+     */
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        if (!name.startsWith(OWN)) {
+            return super.loadClass(name, resolve);
+        }
+        synchronized (getClassLoadingLock(name)) {
+            Class<?> loaded = findLoadedClass(name);
+            if (loaded == null) {
+                JarEntry entry = jar.getJarEntry(PREFIX + name.replace('.', '/') + SUFFIX);
+                loaded = entry == null ? super.loadClass(name, false) : define(name, entry);
+            }
+            if (resolve) {
+                resolveClass(loaded);
+            }
+            return loaded;
+        }
+    }
+
     @Override
     protected Class<?> findClass(String name) throws ClassNotFoundException {
         JarEntry entry = jar.getJarEntry(PREFIX + name.replace('.', '/') + SUFFIX);
         if (entry == null) {
             throw new ClassNotFoundException(name);
         }
+        return define(name, entry);
+    }
+
+    private Class<?> define(String name, JarEntry entry) throws ClassNotFoundException {
         byte[] bytes;
         try (InputStream in = jar.getInputStream(entry)) {
             bytes = in.readAllBytes();
