@@ -68,7 +68,7 @@ public final class AgentClassLoader extends ClassLoader {
         synchronized (getClassLoadingLock(name)) {
             Class<?> loaded = findLoadedClass(name);
             if (loaded == null) {
-                JarEntry entry = jar.getJarEntry(PREFIX + name.replace('.', '/') + SUFFIX);
+                JarEntry entry = classEntry(name);
                 loaded = entry == null ? super.loadClass(name, false) : define(name, entry);
             }
             if (resolve) {
@@ -80,11 +80,16 @@ public final class AgentClassLoader extends ClassLoader {
 
     @Override
     protected Class<?> findClass(String name) throws ClassNotFoundException {
-        JarEntry entry = jar.getJarEntry(PREFIX + name.replace('.', '/') + SUFFIX);
+        JarEntry entry = classEntry(name);
         if (entry == null) {
             throw new ClassNotFoundException(name);
         }
         return define(name, entry);
+    }
+
+    /** The jar's entry for class {@code name} under {@value #PREFIX}, or null. */
+    private JarEntry classEntry(String name) {
+        return jar.getJarEntry(PREFIX + name.replace('.', '/') + SUFFIX);
     }
 
     private Class<?> define(String name, JarEntry entry) throws ClassNotFoundException {
