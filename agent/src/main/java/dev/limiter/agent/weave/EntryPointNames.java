@@ -30,6 +30,14 @@ final class EntryPointNames {
     private static final int ANY_DESCRIPTOR;
     /** How many matching entries one class file may have before it simply passes. */
     private static final int KEPT = 16;
+    /**
+     * Bit n is set if some name is n bytes long: the walk compares an entry with the names only then, and with the
+     * descriptors only if it starts with {@code (}. Most entries are passed over without a call, which is what
+     * the walk costs while it still runs in the interpreter (a server's first few hundred classes).
+     */
+    private static final long NAME_LENGTHS;
+    /** The shortest descriptor beginning: a shorter entry cannot start with one. */
+    private static final int SHORTEST_DESCRIPTOR;
 
     static {
         for (WeaveTarget target : WeaveTarget.ALL) {
@@ -73,14 +81,23 @@ final class EntryPointNames {
             }
         }
         NAMES = new byte[count][];
+        long lengths = 0;
         for (int i = 0; i < count; i++) {
             NAMES[i] = names[i].getBytes(StandardCharsets.US_ASCII);
+            if (NAMES[i].length >= Long.SIZE) {
+                throw new IllegalStateException("weave target method name longer than 63 bytes: " + names[i]);
+            }
+            lengths |= 1L << NAMES[i].length;
         }
+        NAME_LENGTHS = lengths;
         NAME_TARGETS = Arrays.copyOf(targets, count);
         DESCRIPTORS = new byte[descriptorCount][];
+        int shortest = Integer.MAX_VALUE;
         for (int i = 0; i < descriptorCount; i++) {
             DESCRIPTORS[i] = descriptors[i].getBytes(StandardCharsets.US_ASCII);
+            shortest = Math.min(shortest, DESCRIPTORS[i].length);
         }
+        SHORTEST_DESCRIPTOR = shortest;
         DESCRIPTOR_TARGETS = Arrays.copyOf(descriptorTargets, descriptorCount);
         ANY_DESCRIPTOR = any;
     }
@@ -124,9 +141,11 @@ final class EntryPointNames {
                 int length = u2(classFile, at + 1);
                 int start = at + 3;
                 at = start + length;
-                int bits = nameTargets(classFile, start, length, targets);
+                int bits = length < Long.SIZE && (NAME_LENGTHS >>> length & 1) != 0
+                        ? nameTargets(classFile, start, length, targets) : 0;
                 named |= bits != 0;
-                if (bits == 0) {
+                if (bits == 0 && length >= SHORTEST_DESCRIPTOR && start < classFile.length
+                        && classFile[start] == '(') {
                     bits = descriptorTargets(classFile, start, length, targets) << 16;
                 }
                 if (bits != 0) {
