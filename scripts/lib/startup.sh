@@ -51,6 +51,16 @@ agent_opt() {
   echo "$extra -javaagent:$jar=$WORK/rules.yml"
 }
 
+# aot_training_opt VARIANT: for a variant "jar:-XX:AOTCache=FILE" whose FILE does not exist yet, the java options
+# of its training run (the same agent, -XX:AOTCacheOutput=FILE); nothing for any other variant.
+aot_training_opt() {
+  case "$1" in *:-XX:AOTCache=*) ;; *) return 0 ;; esac
+  if [ -f "${1##*:-XX:AOTCache=}" ]; then return 0; fi
+  local opt
+  opt="$(agent_opt "$1")"
+  echo "${opt/-XX:AOTCache=/-XX:AOTCacheOutput=}"
+}
+
 # the median of the numbers on standard input (one per line)
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
 
