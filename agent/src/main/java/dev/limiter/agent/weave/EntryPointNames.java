@@ -144,7 +144,7 @@ final class EntryPointNames {
                 int bits = length < Long.SIZE && (NAME_LENGTHS >>> length & 1) != 0
                         ? nameTargets(classFile, start, length, targets) : 0;
                 named |= bits != 0;
-                if (bits == 0 && length >= SHORTEST_DESCRIPTOR && start < classFile.length
+                if (bits == 0 && length >= SHORTEST_DESCRIPTOR && start + length <= classFile.length
                         && classFile[start] == '(') {
                     bits = descriptorTargets(classFile, start, length, targets) << 16;
                 }
@@ -265,11 +265,11 @@ final class EntryPointNames {
         return bits;
     }
 
-    /** The bits of the targets among {@code targets} whose descriptor beginning the entry at {@code start} has. */
+    /**
+     * The bits of the targets among {@code targets} whose descriptor beginning the entry at {@code start} has; the
+     * caller checked that the entry is within the file, starts with {@code (} and is as long as the shortest one.
+     */
     private static int descriptorTargets(byte[] classFile, int start, int length, int targets) {
-        if (length < 3 || start + length > classFile.length || classFile[start] != '(') {
-            return 0;
-        }
         int bits = 0;
         for (int i = 0; i < DESCRIPTORS.length; i++) {
             byte[] prefix = DESCRIPTORS[i];
