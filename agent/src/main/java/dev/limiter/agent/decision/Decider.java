@@ -1,6 +1,7 @@
 package dev.limiter.agent.decision;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.store.AllOf;
@@ -70,7 +71,7 @@ public final class Decider {
                 key = call.key(rule, i);
                 if (key == null) {
                     rule.stats().errors().increment();
-                    log.warn(call.missingKey(rule, i), null);
+                    log.warn(Warning.MISSING_KEY, call.missingKey(rule, i), null);
                     if (rule.onError() == OnError.REJECT && enforce) {
                         return failed(rule, call, base);
                     }
@@ -89,10 +90,10 @@ public final class Decider {
             } catch (Throwable t) {
                 rule.stats().errors().increment();
                 if (rule.onError() == OnError.REJECT && enforce) {
-                    log.warn(failure(rule, call, "rejected (on-error: reject)"), t);
+                    log.warn(Warning.DECISION, failure(rule, call, "rejected (on-error: reject)"), t);
                     return failed(rule, call, base);
                 }
-                log.warn(failure(rule, call, "allowed (on-error: allow)"), t);
+                log.warn(Warning.DECISION, failure(rule, call, "allowed (on-error: allow)"), t);
                 continue;
             }
             boolean admitted = AllOf.admitted(answer);

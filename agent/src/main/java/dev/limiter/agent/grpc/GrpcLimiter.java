@@ -3,6 +3,7 @@ package dev.limiter.agent.grpc;
 import dev.limiter.agent.decision.CallGate;
 import dev.limiter.agent.decision.Decider;
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.agent.http.FirstRequest;
 import dev.limiter.agent.http.PermitRelease;
 import dev.limiter.bootstrap.GrpcBridge;
@@ -52,7 +53,7 @@ public final class GrpcLimiter extends CallGate<GrpcCallScratch> implements Reac
         }
         GrpcApi api = GrpcApi.of(call);
         if (!api.supported) {
-            log.warn("limiter: this grpc-java is not supported; calls run unlimited", api.problem);
+            log.warn(Warning.UNSUPPORTED, "limiter: this grpc-java is not supported; calls run unlimited", api.problem);
             return null;
         }
         GrpcCallScratch scratch = buffers();
@@ -61,7 +62,7 @@ public final class GrpcLimiter extends CallGate<GrpcCallScratch> implements Reac
             count = scratch.match(rules, api, api.descriptor(call), hints);
         } catch (Throwable t) {
             LimiterBridge.countInternalError();
-            log.warn("limiter: could not match the gRPC call; it is allowed", t);
+            log.warn(Warning.DECISION, "limiter: could not match the gRPC call; it is allowed", t);
             return null;
         }
         if (count == 0) {
@@ -98,7 +99,7 @@ public final class GrpcLimiter extends CallGate<GrpcCallScratch> implements Reac
             return listener;
         } catch (Throwable t) {
             LimiterBridge.countInternalError();
-            log.warn("limiter: could not reject a gRPC call for rule " + rule.id() + "; it runs", t);
+            log.warn(Warning.RENDERING, "limiter: could not reject a gRPC call for rule " + rule.id() + "; it runs", t);
             return null;
         }
     }
@@ -115,7 +116,8 @@ public final class GrpcLimiter extends CallGate<GrpcCallScratch> implements Reac
         } catch (Throwable t) {
             release.run();
             LimiterBridge.countInternalError();
-            log.warn("limiter: could not wait for the end of a gRPC call; its permits are released now", t);
+            log.warn(Warning.RELEASE,
+                    "limiter: could not wait for the end of a gRPC call; its permits are released now", t);
             return listener;
         }
     }

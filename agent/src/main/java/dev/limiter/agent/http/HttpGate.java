@@ -3,6 +3,7 @@ package dev.limiter.agent.http;
 import dev.limiter.agent.decision.Decider;
 import dev.limiter.agent.decision.Waiting;
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
@@ -60,7 +61,8 @@ public final class HttpGate {
         if (api.supported) {
             return true;
         }
-        log.warn("limiter: this " + api.server + " is not supported; http rules do not apply to its requests",
+        log.warn(Warning.UNSUPPORTED,
+                "limiter: this " + api.server + " is not supported; http rules do not apply to its requests",
                 api.problem);
         return false;
     }
@@ -81,7 +83,7 @@ public final class HttpGate {
             count = exchange.match(rules, api.method(request), path);
         } catch (Throwable t) {
             LimiterBridge.countInternalError();
-            log.warn("limiter: could not match the request; it is allowed", t);
+            log.warn(Warning.DECISION, "limiter: could not match the request; it is allowed", t);
             return null;
         }
         if (count == 0) {
@@ -119,7 +121,8 @@ public final class HttpGate {
         } catch (Throwable t) {
             exchange.permits.releaseTo(base);
             LimiterBridge.countInternalError();
-            log.warn("limiter: could not wait for the end of a request; its permits are released now", t);
+            log.warn(Warning.RELEASE,
+                    "limiter: could not wait for the end of a request; its permits are released now", t);
         }
     }
 }

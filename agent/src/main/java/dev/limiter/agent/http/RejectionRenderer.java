@@ -1,6 +1,7 @@
 package dev.limiter.agent.http;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.core.Outcome;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.response.HeaderStyle;
@@ -40,7 +41,7 @@ public final class RejectionRenderer {
             }
             return api.writeRejection(response, body.getBytes(StandardCharsets.UTF_8), spec.contentType());
         } catch (Throwable t) {
-            log.warn("limiter: could not write the rejection for rule " + rule.id(), t);
+            log.warn(Warning.RENDERING, "limiter: could not write the rejection for rule " + rule.id(), t);
             return api.unwritableRejection();
         }
     }
@@ -59,7 +60,7 @@ public final class RejectionRenderer {
                 exchange.headers.write(api, response, spec, exchange.bindingText, exchange.binding, false, now);
             }
         } catch (Throwable t) {
-            log.warn("limiter: could not write rate-limit headers for rule " + rule.id(), t);
+            log.warn(Warning.RENDERING, "limiter: could not write rate-limit headers for rule " + rule.id(), t);
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.limiter.agent.decision.Decider;
 import dev.limiter.agent.decision.RequestKeys;
 import dev.limiter.agent.decision.Waiting;
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.agent.jaxrs.JaxrsRejection;
 import dev.limiter.api.RateLimitExceededException;
 import dev.limiter.bootstrap.MethodDelegate;
@@ -114,7 +115,8 @@ public final class MethodLimiter extends CallGate<MethodScratch> implements Meth
                 return JaxrsRejection.create(site.loader(), site.kind.namespace(), rules.set.response(), rule, text,
                         out);
             } catch (Throwable t) {
-                log.warn("limiter: could not build the JAX-RS rejection of rule " + rule.id() + " at "
+                log.warn(Warning.RENDERING,
+                        "limiter: could not build the JAX-RS rejection of rule " + rule.id() + " at "
                         + site.describe() + "; throwing " + Rule.DEFAULT_THROW + " instead", t);
                 return new RateLimitExceededException(rule.id(), out[Outcome.RETRY_AFTER_MILLIS]);
             }

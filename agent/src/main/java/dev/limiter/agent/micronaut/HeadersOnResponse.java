@@ -1,6 +1,7 @@
 package dev.limiter.agent.micronaut;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.bootstrap.LimiterBridge;
 import java.util.function.Function;
 
@@ -32,7 +33,7 @@ final class HeadersOnResponse implements Function<Object, Object> {
             return api.withHeaders(response, headers);
         } catch (Throwable t) {
             LimiterBridge.countInternalError();
-            log.warn("limiter: could not add the rate-limit headers to a Micronaut response", t);
+            log.warn(Warning.RENDERING, "limiter: could not add the rate-limit headers to a Micronaut response", t);
             return response;
         }
     }

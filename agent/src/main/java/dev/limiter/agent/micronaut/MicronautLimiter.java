@@ -1,5 +1,6 @@
 package dev.limiter.agent.micronaut;
 
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.agent.http.HttpEntry;
 import dev.limiter.agent.http.HttpGate;
 import dev.limiter.bootstrap.FlowBridge;
@@ -58,7 +59,8 @@ public final class MicronautLimiter extends HttpEntry<MicronautApi, MicronautExc
             return headers.api.map(flow, headers);
         } catch (Throwable t) {
             LimiterBridge.countInternalError();
-            gate.log().warn("limiter: could not add the rate-limit headers to a Micronaut response", t);
+            gate.log().warn(Warning.RENDERING,
+                    "limiter: could not add the rate-limit headers to a Micronaut response", t);
             return flow;
         }
     }

@@ -1,6 +1,7 @@
 package dev.limiter.agent.outbound;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.diagnostics.Warning;
 
 /**
  * Why a client library's binding cannot serve (this version lacks a method it needs), or nothing; said once, as its
@@ -22,7 +23,8 @@ public final class BindingProblem {
         }
         if (!said) {
             said = true;
-            log.warn("limiter: this " + client + " is not supported; its calls run unlimited", problem);
+            log.warn(Warning.UNSUPPORTED,
+                    "limiter: this " + client + " is not supported; its calls run unlimited", problem);
         }
         return false;
     }

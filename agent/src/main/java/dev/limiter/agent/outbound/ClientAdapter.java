@@ -1,5 +1,6 @@
 package dev.limiter.agent.outbound;
 
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.rules.RuleSet;
 
@@ -32,7 +33,8 @@ public abstract class ClientAdapter implements OutboundClients.Adapter {
             return decide(rules, call, target, first, second, third, async);
         } catch (Throwable t) {
             LimiterBridge.countInternalError();
-            gate.log().warn("limiter: could not decide a call of " + client + "; it is sent unchecked", t);
+            gate.log().warn(Warning.DECISION,
+                    "limiter: could not decide a call of " + client + "; it is sent unchecked", t);
             return null;
         } finally {
             call.end();

@@ -1,6 +1,7 @@
 package dev.limiter.agent.outbound;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.bootstrap.ClientBridge;
 import dev.limiter.bootstrap.ClientDelegate;
 import dev.limiter.bootstrap.LimiterBridge;
@@ -101,7 +102,8 @@ public final class OutboundClients implements ClientDelegate {
         } catch (Throwable t) {
             hold.threw();
             LimiterBridge.countInternalError();
-            log.warn("limiter: could not wait for the end of an outgoing call; its permits are released now", t);
+            log.warn(Warning.RELEASE,
+                    "limiter: could not wait for the end of an outgoing call; its permits are released now", t);
             return result;
         }
     }

@@ -1,6 +1,7 @@
 package dev.limiter.agent.quarkus;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.agent.http.RequestView;
 import dev.limiter.agent.http.RequestViews;
 import java.lang.invoke.MethodHandle;
@@ -58,7 +59,8 @@ public final class RestContextView extends RequestView {
             public RequestView viewOf(Object request) {
                 RestContextView view = of(request);
                 if (!view.supported && view.problem != null) {
-                    log.warn("limiter: this Quarkus REST (RESTEasy Reactive on Vert.x) is not supported; HTTP keys"
+                    log.warn(Warning.UNSUPPORTED,
+                            "limiter: this Quarkus REST (RESTEasy Reactive on Vert.x) is not supported; HTTP keys"
                             + " of jaxrs rules are missing there", view.problem);
                 }
                 return view.supported ? view : null;

@@ -1,6 +1,7 @@
 package dev.limiter.agent.servlet;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.agent.http.HttpGate;
 import dev.limiter.agent.http.RequestViews;
 import dev.limiter.agent.threads.SlotPool;
@@ -94,7 +95,8 @@ public final class ServletLimiter implements BridgeDelegate {
                 return;
             }
         } catch (Throwable t) {
-            log.warn("limiter: cannot wait for the end of an async request; its permits are released now", t);
+            log.warn(Warning.RELEASE,
+                    "limiter: cannot wait for the end of an async request; its permits are released now", t);
             if (async != null) {
                 async.release();
             }

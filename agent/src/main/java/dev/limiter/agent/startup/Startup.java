@@ -4,6 +4,7 @@ import dev.limiter.agent.diagnostics.AgentVersion;
 import dev.limiter.agent.diagnostics.Diagnostics;
 import dev.limiter.agent.diagnostics.Reweaving;
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.agent.entry.EntryPoint;
 import dev.limiter.agent.entry.EntryWiring;
 import dev.limiter.agent.http.RequestViews;
@@ -310,7 +311,7 @@ public final class Startup {
         try {
             entry.install(wiring);
         } catch (Throwable t) {
-            wiring.log().warn("limiter: cannot install " + entry.getClass().getSimpleName()
+            wiring.log().warn(Warning.WEAVING, "limiter: cannot install " + entry.getClass().getSimpleName()
                     + "; its calls run unlimited", t);
         }
     }

@@ -2,6 +2,7 @@ package dev.limiter.agent.weave;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.agent.diagnostics.UnloadedClasses;
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.agent.threads.DaemonThreads;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
@@ -83,7 +84,7 @@ public final class ClassNameCheck implements Runnable, ReloadListener {
                 try {
                     check(holder.current());
                 } catch (Throwable t) {
-                    log.warn("limiter: could not check the class names of method and jaxrs rules", t);
+                    log.warn(Warning.RULES, "limiter: could not check the class names of method and jaxrs rules", t);
                 }
             }
             if (dueNanos == checked) {
@@ -116,7 +117,8 @@ public final class ClassNameCheck implements Runnable, ReloadListener {
                 unloaded.add(rule.id());
                 if (warned.add(rule.id() + " " + rule.classGlob())) {
                     String nearest = NearestName.among(rule.classGlob().pattern(), loaded);
-                    log.warn("limiter: rule '" + rule.id() + "' (" + rule.matchText() + ") names no class loaded "
+                    log.warn(Warning.RULES,
+                            "limiter: rule '" + rule.id() + "' (" + rule.matchText() + ") names no class loaded "
                             + (delayNanos / 1_000_000_000L) + " s after it came in force, so it limits nothing yet:"
                             + " the class must be the binary name of the class that declares the method"
                             + " (com.acme.Outer$Inner for a nested class)"

@@ -1,6 +1,7 @@
 package dev.limiter.agent.weave;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.bootstrap.LimiterBridge;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
@@ -65,7 +66,8 @@ final class JdkModuleReads {
                 instrumentation.redefineModule(module.get(), Set.of(bridges), Map.of(), Map.of(), Set.of(),
                         Map.of());
             } catch (Throwable t) {
-                log.warn("limiter: cannot let module " + name + " reach the agent; its calls are not limited", t);
+                log.warn(Warning.WEAVING,
+                        "limiter: cannot let module " + name + " reach the agent; its calls are not limited", t);
                 return false;
             }
         }

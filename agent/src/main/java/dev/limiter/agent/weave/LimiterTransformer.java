@@ -1,6 +1,7 @@
 package dev.limiter.agent.weave;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.agent.method.LimitDeclarations;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.reload.RuleSetHolder;
@@ -160,7 +161,8 @@ public final class LimiterTransformer implements ClassFileTransformer {
             if (t instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            log.warn("limiter: cannot weave the classes " + named + " loaded before the rules; they run unlimited"
+            log.warn(Warning.WEAVING,
+                    "limiter: cannot weave the classes " + named + " loaded before the rules; they run unlimited"
                     + " until a reload re-weaves them", t);
             return 0;
         }
@@ -304,7 +306,8 @@ public final class LimiterTransformer implements ClassFileTransformer {
                 busy.remove();
             }
         } catch (Throwable t) {
-            log.warn("limiter: could not instrument " + internalName.replace('/', '.') + "; it runs unlimited", t);
+            log.warn(Warning.WEAVING,
+                    "limiter: could not instrument " + internalName.replace('/', '.') + "; it runs unlimited", t);
             return null;
         }
     }

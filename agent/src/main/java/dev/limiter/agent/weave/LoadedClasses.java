@@ -1,6 +1,7 @@
 package dev.limiter.agent.weave;
 
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.diagnostics.Warning;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,7 +75,7 @@ final class LoadedClasses {
                         inst.retransformClasses(type);
                         done++;
                     } catch (Throwable t) {
-                        log.warn("limiter: cannot retransform " + type.getName(), t);
+                        log.warn(Warning.WEAVING, "limiter: cannot retransform " + type.getName(), t);
                     }
                 }
             }

@@ -2,6 +2,7 @@ package dev.limiter.agent.weave;
 
 import dev.limiter.agent.diagnostics.Reweaving;
 import dev.limiter.agent.diagnostics.ThrottledLog;
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.agent.method.SiteCoverage;
 import dev.limiter.agent.threads.DaemonThreads;
 import dev.limiter.rules.RuleSet;
@@ -65,7 +66,8 @@ public final class Reweaver implements ReloadListener {
             retransformed.addAndGet(classes);
         } catch (Throwable t) {
             failed = true;
-            log.warn("limiter: re-weaving after a reload failed; new method rules apply to classes loaded from now"
+            log.warn(Warning.WEAVING,
+                    "limiter: re-weaving after a reload failed; new method rules apply to classes loaded from now"
                     + " on", t);
         }
         String line = Reweaving.done(reloadMillis, classes, failed);
@@ -104,7 +106,7 @@ public final class Reweaver implements ReloadListener {
                     stale.add(type);
                 }
             } catch (Throwable t) {
-                log.warn("limiter: cannot inspect " + name + " for new method rules", t);
+                log.warn(Warning.WEAVING, "limiter: cannot inspect " + name + " for new method rules", t);
             }
         }
         return stale;

@@ -1,5 +1,6 @@
 package dev.limiter.agent.webflux;
 
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.agent.http.HttpEntry;
 import dev.limiter.agent.http.HttpGate;
 import dev.limiter.agent.http.PermitRelease;
@@ -50,7 +51,8 @@ public final class WebfluxLimiter extends HttpEntry<WebfluxApi, WebfluxExchange>
         } catch (Throwable t) {
             release.release();
             LimiterBridge.countInternalError();
-            gate.log().warn("limiter: could not wait for the end of an exchange; its permits are released now", t);
+            gate.log().warn(Warning.RELEASE,
+                    "limiter: could not wait for the end of an exchange; its permits are released now", t);
             return result;
         }
     }

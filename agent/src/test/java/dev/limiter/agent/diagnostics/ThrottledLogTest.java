@@ -19,17 +19,66 @@ class ThrottledLogTest {
         try {
             ThrottledLog log = new ThrottledLog("dev.limiter.test.throttled", 60_000);
             for (int i = 0; i < 1000; i++) {
-                log.warn("failure " + i, new IllegalStateException());
+                log.warn(Warning.DECISION, "failure " + i, new IllegalStateException());
             }
             assertThat(records).hasSize(1);
             assertThat(records.get(0).getMessage()).isEqualTo("failure 0");
             assertThat(records.get(0).getThrown()).isInstanceOf(IllegalStateException.class);
-            assertThat(log.suppressed()).isEqualTo(999);
+            assertThat(log.suppressed(Warning.DECISION)).isEqualTo(999);
 
             ThrottledLog unthrottled = new ThrottledLog("dev.limiter.test.throttled", 0);
-            unthrottled.warn("a", null);
-            unthrottled.warn("b", null);
+            unthrottled.warn(Warning.DECISION, "a", null);
+            unthrottled.warn(Warning.DECISION, "b", null);
             assertThat(records).hasSize(3);
+        } finally {
+            capture.close();
+        }
+    }
+
+    @Test
+    void aFloodOfOneKindNeitherHidesNorIsCountedInAnother() {
+        Logger logger = Logger.getLogger("dev.limiter.test.throttled.kinds");
+        logger.setUseParentHandlers(false);
+        LogCapture capture = LogCapture.on(logger);
+        List<LogRecord> records = capture.records;
+        try {
+            ThrottledLog log = new ThrottledLog("dev.limiter.test.throttled.kinds", 60_000);
+            for (int i = 0; i < 100; i++) {
+                log.warn(Warning.MISSING_KEY, "no key " + i, null);
+            }
+            log.warn(Warning.WEAVING, "could not instrument a.B", new IllegalStateException());
+            log.warn(Warning.WEAVING, "could not instrument c.D", new IllegalStateException());
+            log.warn(Warning.UNSUPPORTED, "this server is not supported", null);
+
+            assertThat(records).extracting(LogRecord::getMessage)
+                    .containsExactly("no key 0", "could not instrument a.B", "this server is not supported");
+            assertThat(log.suppressed(Warning.MISSING_KEY)).isEqualTo(99);
+            assertThat(log.suppressed(Warning.WEAVING)).isEqualTo(1);
+            assertThat(log.suppressed(Warning.UNSUPPORTED)).isZero();
+            assertThat(log.suppressed(Warning.DECISION)).isZero();
+        } finally {
+            capture.close();
+        }
+    }
+
+    @Test
+    void theNextRecordOfAKindCountsOnlyWhatThatKindHeldBack() throws InterruptedException {
+        Logger logger = Logger.getLogger("dev.limiter.test.throttled.counts");
+        logger.setUseParentHandlers(false);
+        LogCapture capture = LogCapture.on(logger);
+        List<LogRecord> records = capture.records;
+        try {
+            ThrottledLog log = new ThrottledLog("dev.limiter.test.throttled.counts", 1_000);
+            for (int i = 0; i < 5; i++) {
+                log.warn(Warning.DECISION, "rule failed", null);
+                log.warn(Warning.RELEASE, "permits released", null);
+            }
+            Thread.sleep(1_100); // past the interval: the next record of each kind is written
+            log.warn(Warning.RELEASE, "permits released", null);
+            log.warn(Warning.DECISION, "rule failed", null);
+            assertThat(records).extracting(LogRecord::getMessage).containsExactly(
+                    "rule failed", "permits released",
+                    "permits released (4 similar messages suppressed)", "rule failed (4 similar messages suppressed)");
         } finally {
             capture.close();
         }

@@ -1,6 +1,7 @@
 package dev.limiter.agent.outbound.webclient;
 
 import dev.limiter.agent.decision.Reservations;
+import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.agent.outbound.CallHold;
 import dev.limiter.agent.outbound.OutboundCall;
 import dev.limiter.agent.outbound.OutboundCallEnd;
@@ -70,7 +71,8 @@ final class DeferredExchange implements CallHold, Supplier<Object> {
             return ExchangeEnd.around(api, exchange, end);
         } catch (Throwable t) {
             LimiterBridge.countInternalError();
-            gate.log().warn("limiter: could not decide a call of Spring WebClient; it is sent unchecked", t);
+            gate.log().warn(Warning.DECISION,
+                    "limiter: could not decide a call of Spring WebClient; it is sent unchecked", t);
             return exchange;
         } finally {
             call.end();
