@@ -221,6 +221,12 @@ public final class LimiterTransformer implements ClassFileTransformer {
             }
             if (exact != 0) { // one named framework class (WebFlux's adapter): no rules, no super types to read
                 byte[] woven = EntryPointWeaver.weave(classFile, exact);
+                if (woven == null) { // renamed or moved in this version: say so, or its rules silently do nothing
+                    log.warn(Warning.UNSUPPORTED, "limiter: " + internalName.replace('/', '.') + " declares none of"
+                            + " the methods the agent weaves in it (" + WeaveTarget.describe(exact) + "): this version"
+                            + " is not supported, and what passes through it is not limited", null);
+                    return null;
+                }
                 firstWeaves.woven(exact); // its entry point's delegate, before the class can run
                 onWoven.accept(internalName.replace('/', '.'));
                 return woven;

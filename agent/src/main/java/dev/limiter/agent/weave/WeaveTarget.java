@@ -164,6 +164,18 @@ final class WeaveTarget {
         return bits;
     }
 
+    /** For the log: each target of {@code bits} as its id and the methods it weaves ({@code vertx-web: route}). */
+    static String describe(int bits) {
+        StringBuilder text = new StringBuilder();
+        for (WeaveTarget target : ALL) {
+            if ((target.bit & bits) != 0) {
+                text.append(text.length() == 0 ? "" : "; ").append(target.id).append(": ")
+                        .append(String.join(", ", target.methods));
+            }
+        }
+        return text.toString();
+    }
+
     /**
      * True if {@code internalName} is a class of a library one of the {@link #EXACT_CLASSES} belongs to: the first
      * such class loads before the woven one (a gRPC server's {@code io/grpc/stub/} classes before its call

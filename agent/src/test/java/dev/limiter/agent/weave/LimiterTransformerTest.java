@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Handler;
+import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import jaxrstest.CatchAllMapper;
@@ -192,5 +193,26 @@ class LimiterTransformerTest {
         assertThat(woven).isEmpty();
         assertThat(logged).singleElement().satisfies(record ->
                 assertThat(record.getMessage()).contains("could not instrument weavingtest.Broken"));
+    }
+
+    @Test
+    void aNamedFrameworkClassWithoutTheWovenMethodIsLeftAloneAndSaysSo() {
+        LimiterTransformer transformer = LimiterTransformer.create(new ThrottledLog(LOGGER, 0), woven::add);
+        String context = "io/vertx/ext/web/impl/RoutingContextImpl";
+
+        byte[] routing = transformer.transform(loader, context, null, null, RoutingEntryAdviceTest.contextClass());
+        assertThat(routing).as("the class as the supported versions declare it").isNotNull();
+        assertThat(logged).isEmpty();
+
+        // the same name in a version without route(): the class runs unchanged, and the log says why
+        byte[] renamed = transformer.transform(loader, context, null, null, ClassFiles.of(Counter.class));
+        assertThat(renamed).isNull();
+        assertThat(woven).containsExactly(context.replace('/', '.'));
+        assertThat(logged).singleElement().satisfies(record -> {
+            assertThat(record.getLevel()).isEqualTo(Level.WARNING);
+            assertThat(record.getMessage()).isEqualTo("limiter: io.vertx.ext.web.impl.RoutingContextImpl declares"
+                    + " none of the methods the agent weaves in it (vertx-web: route): this version is not"
+                    + " supported, and what passes through it is not limited");
+        });
     }
 }

@@ -127,7 +127,7 @@ class RoutingEntryAdviceTest {
      * {@code public class RoutingContextImpl} with {@code public static List routed} and a package-private
      * {@code void route()} that adds {@code this} to {@code routed} if the list is there, from one of two returns.
      */
-    private static byte[] contextClass() {
+    static byte[] contextClass() {
         ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS | ClassWriter.COMPUTE_FRAMES) {
             @Override
             protected String getCommonSuperClass(String type1, String type2) {
