@@ -75,6 +75,9 @@ public final class LimiterAgent {
                 return;
             }
             File jar = agentJar();
+            if (!attached && runsOwnCommandLine(jar)) {
+                return;
+            }
             if (System.getProperty(LOADED_PROPERTY) == null) {
                 System.setProperty(LOADED_PROPERTY, jar.getPath());
             }
@@ -155,6 +158,29 @@ public final class LimiterAgent {
     private static ClassLoader newAgentLoader(Class<?> loaderClass, File jar) throws Exception {
         return (ClassLoader) loaderClass.getConstructor(JarFile.class, URL.class)
                 .newInstance(new JarFile(jar), jar.toURI().toURL());
+    }
+
+    /**
+     * True if this JVM runs the jar's own command line ({@code java -jar limiter.jar status 1}) and was handed the
+     * agent only because every JVM reads {@code JAVA_TOOL_OPTIONS} (a container with the image's variable, under
+     * {@code kubectl exec}): an agent there would parse the rules again, print its banner into the command's output
+     * and, with {@code prometheus=}, try the application's port.
+     */
+    static boolean runsOwnCommandLine(File jar) {
+        String command = System.getProperty("sun.java.command", ""); // the launcher's main class or jar, then args
+        if (command.equals(LimiterAgent.class.getName()) || command.startsWith(LimiterAgent.class.getName() + " ")) {
+            return true;
+        }
+        int space = command.indexOf(' ');
+        String first = space < 0 ? command : command.substring(0, space);
+        if (!first.endsWith(".jar")) {
+            return false;
+        }
+        try {
+            return new File(first).getCanonicalFile().equals(jar.getCanonicalFile());
+        } catch (IOException | SecurityException e) {
+            return false;
+        }
     }
 
     private static File agentJar() throws Exception {
