@@ -1,17 +1,24 @@
 package dev.limiter.bench;
 
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Warmup;
+
 /**
- * Why every benchmark class carries the same JMH annotations: one fork, 3 x 1 s warm-up, 5 x 1 s measurement,
- * average time in nanoseconds. That keeps the whole suite (about 35 runs at 1 and 2 threads) under ten minutes
- * on two cores, as {@code scripts/bench-core} promises, while each run still reaches C2's steady state. A command
- * line {@code -f/-wi/-i} overrides it for a longer run.
+ * What every benchmark class extends, for JMH's settings in one place (JMH reads them from a benchmark's
+ * superclasses): one fork, 3 x 1 s warm-up, 5 x 1 s measurement, average time in nanoseconds. That keeps the
+ * whole suite (about 35 runs at 1 and 2 threads) under ten minutes on two cores, as {@code scripts/bench-core}
+ * promises, while each run still reaches C2's steady state. A command line {@code -f/-wi/-i} overrides it for a
+ * longer run.
  */
-final class BenchmarkDefaults {
-
-    static final int FORKS = 1;
-    static final int WARMUP_ITERATIONS = 3;
-    static final int MEASUREMENT_ITERATIONS = 5;
-
-    private BenchmarkDefaults() {
-    }
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(1)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public abstract class BenchmarkDefaults {
 }

@@ -2,17 +2,10 @@ package dev.limiter.bench;
 
 import dev.limiter.core.clock.Clock;
 import dev.limiter.core.clock.CoarseClock;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -22,12 +15,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * advances), which is why they can come in under these floors.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(BenchmarkDefaults.FORKS)
-@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
-@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
-public class ClockBaselineBenchmark {
+public class ClockBaselineBenchmark extends BenchmarkDefaults {
 
     private final AtomicLong word = new AtomicLong();
     private final Clock coarse = CoarseClock.shared();

@@ -3,17 +3,10 @@ package dev.limiter.bench;
 import dev.limiter.core.Bucket;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The concurrency (bulkhead) strategy on one hot key: a whole guarded call is an acquire on entry plus a
@@ -22,12 +15,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * the sample's atomic add; a window closes now and then).
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(BenchmarkDefaults.FORKS)
-@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
-@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
-public class ConcurrencyBenchmark {
+public class ConcurrencyBenchmark extends BenchmarkDefaults {
 
     private RateLimitStrategy algorithm;
     private LimitConfig config;

@@ -5,15 +5,9 @@ import dev.limiter.core.guard.Limit;
 import dev.limiter.core.strategy.Strategy;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The programmatic facade, token bucket with the {@link SameLimits} (the same job as the Bucket4j benchmark):
@@ -21,12 +15,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * array, and the "look the limit up by name on every call" use that {@link Guard}'s javadoc allows.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(BenchmarkDefaults.FORKS)
-@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
-@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
-public class GuardBenchmark {
+public class GuardBenchmark extends BenchmarkDefaults {
 
     private static final String NAME = "bench";
 

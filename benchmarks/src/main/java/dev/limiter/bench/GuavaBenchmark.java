@@ -2,29 +2,17 @@ package dev.limiter.bench;
 
 import com.google.common.util.concurrent.RateLimiter;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Peer: Guava's {@link RateLimiter} doing our job, {@code tryAcquire()} (no waiting) on one shared limiter with
  * the {@link SameLimits} expressed as permits per second. Guava has no window, only a rate, and it takes a lock
  * on every call: the 2-thread run shows what that costs.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(BenchmarkDefaults.FORKS)
-@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
-@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
-public class GuavaBenchmark {
+public class GuavaBenchmark extends BenchmarkDefaults {
 
     @Benchmark
     public boolean tryAcquire(Allowed state, CallerThread thread) {

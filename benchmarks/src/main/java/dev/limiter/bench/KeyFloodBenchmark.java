@@ -9,16 +9,10 @@ import dev.limiter.core.store.LocalKeyedLimiter;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * An attack's flood of new keys into a store whose {@value #MAX_KEYS} slots all hold live state (each key spent
@@ -35,12 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * under {@code evict-oldest} a key comes back long after it was evicted.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(BenchmarkDefaults.FORKS)
-@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
-@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
-public class KeyFloodBenchmark {
+public class KeyFloodBenchmark extends BenchmarkDefaults {
 
     static final int MAX_KEYS = 10_000;
     static final int KEYS_PER_SLOT = 100;

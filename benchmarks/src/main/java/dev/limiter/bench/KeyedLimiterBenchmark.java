@@ -4,17 +4,10 @@ import dev.limiter.core.KeyedLimiter;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.store.LocalKeyedLimiter;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What the agent pays per request for a keyed rule whose key already has a bucket: the map lookup plus the
@@ -27,12 +20,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * hand-made store and Caffeine. {@link NewKeyBenchmark} measures the other side, a flood of new keys.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(BenchmarkDefaults.FORKS)
-@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
-@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
-public class KeyedLimiterBenchmark {
+public class KeyedLimiterBenchmark extends BenchmarkDefaults {
 
     static final int OTHER_KEYS = 10_000;
 

@@ -16,24 +16,14 @@ import io.github.bucket4j.Bucket;
 import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One call of an application method the agent limits, against the same method guarded by hand with each peer: the
@@ -56,12 +46,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * limiter.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(BenchmarkDefaults.FORKS)
-@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
-@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
-public class MethodCallBenchmark {
+public class MethodCallBenchmark extends BenchmarkDefaults {
 
     private static final String INVENTORY = "benchtarget.Inventory";
     private static final String RULES = """
@@ -88,8 +73,7 @@ public class MethodCallBenchmark {
             "guava"})
     public String config;
 
-    private Path dir;
-    private RuleSetHolder holder;
+    private TrialRules trial;
     /** The configuration's call: one implementation per fork, so the call site stays monomorphic. */
     private LongSupplier operation;
 
@@ -125,13 +109,8 @@ public class MethodCallBenchmark {
 
     /** The agent's set-up for method rules, then {@link Inventory} woven and checked to be so. */
     private Stock weave() throws Exception {
-        dir = Files.createTempDirectory("limiter-bench");
-        Path file = dir.resolve("rules.yml");
-        Files.writeString(file, RULES);
-        holder = RuleSetHolder.open(file, SystemClock.INSTANCE); // the agent's clock, as Startup gives it
-        if (holder.lastError() != null) {
-            throw new IllegalStateException(holder.lastError());
-        }
+        trial = TrialRules.open(RULES, SystemClock.INSTANCE); // the agent's clock, as Startup gives it
+        RuleSetHolder holder = trial.holder;
         ThrottledLog log = new ThrottledLog("dev.limiter.bench", 5_000);
         LimiterBridge.installMethods(new MethodLimiter(holder, log, new RequestViews(ServletLimiter.requestLookup())));
         WovenLoader loader = new WovenLoader();
@@ -163,21 +142,10 @@ public class MethodCallBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
-        if (holder == null) {
-            return;
+        if (trial != null) {
+            LimiterBridge.installMethods(null);
+            trial.close();
         }
-        LimiterBridge.installMethods(null);
-        holder.close();
-        try (var files = Files.list(dir)) {
-            files.forEach(file -> {
-                try {
-                    Files.delete(file);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        }
-        Files.delete(dir);
     }
 
     @Benchmark

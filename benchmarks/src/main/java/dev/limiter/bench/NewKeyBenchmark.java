@@ -5,19 +5,12 @@ import dev.limiter.core.LimitConfig;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.store.LocalKeyedLimiter;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A flood of new keys into a full store: every call brings a key the store has not seen for a long time (it
@@ -30,12 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * B/op counts what an insertion allocates (bucket, map node; Caffeine's node is larger).
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(BenchmarkDefaults.FORKS)
-@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
-@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
-public class NewKeyBenchmark {
+public class NewKeyBenchmark extends BenchmarkDefaults {
 
     static final int MAX_KEYS = 10_000;
     static final int KEYS_PER_SLOT = 100;

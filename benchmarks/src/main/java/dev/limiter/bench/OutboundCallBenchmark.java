@@ -12,22 +12,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What an {@code http-client:} rule adds to an outgoing {@code java.net.http.HttpClient} call, beside what the
@@ -45,12 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * </ul>
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(BenchmarkDefaults.FORKS)
-@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
-@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
-public class OutboundCallBenchmark {
+public class OutboundCallBenchmark extends BenchmarkDefaults {
 
     @Param({"no-rules", "no-match", "global", "host", "header"})
     public String config;
@@ -60,7 +46,7 @@ public class OutboundCallBenchmark {
     private HttpRequest request;
     private HttpResponse.BodyHandler<Void> handler;
     private HttpResponse<Void> response;
-    private Path dir;
+    private TrialRules trial;
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
@@ -76,13 +62,8 @@ public class OutboundCallBenchmark {
         handler = HttpResponse.BodyHandlers.discarding();
         response = client.send(request, handler);
 
-        dir = Files.createTempDirectory("limiter-bench");
-        Path file = dir.resolve("rules.yml");
-        Files.writeString(file, "version: 1\n" + rules(config));
-        RuleSetHolder holder = RuleSetHolder.open(file);
-        if (holder.lastError() != null) {
-            throw new IllegalStateException(holder.lastError());
-        }
+        trial = TrialRules.open("version: 1\n" + rules(config), null);
+        RuleSetHolder holder = trial.holder;
         EntryWiring wiring = new EntryWiring(holder, new ThrottledLog("dev.limiter.bench", 5_000));
         new JdkHttpClientEntryPoint().install(wiring);
         wiring.installClients();
@@ -121,8 +102,7 @@ public class OutboundCallBenchmark {
     public void tearDown() throws IOException {
         ClientBridge.install(null);
         server.stop(0);
-        Files.deleteIfExists(dir.resolve("rules.yml"));
-        Files.deleteIfExists(dir);
+        trial.close();
     }
 
     /** The woven {@code send}'s check: the decision at its entry, the exit on its return. */

@@ -6,17 +6,10 @@ import dev.limiter.agent.diagnostics.ThrottledLog;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.compile.RuleSetLoader;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What a rule's policy costs on the allowed path, through the agent's one decision loop ({@link Decider}) as a
@@ -29,12 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * exemption, then deciding it.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(BenchmarkDefaults.FORKS)
-@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
-@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
-public class PolicyDecisionBenchmark {
+public class PolicyDecisionBenchmark extends BenchmarkDefaults {
 
     private static final String RULES = """
             version: 1

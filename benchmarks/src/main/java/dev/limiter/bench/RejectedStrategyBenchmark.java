@@ -4,18 +4,11 @@ import dev.limiter.core.Bucket;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.Outcome;
 import dev.limiter.core.RateLimitStrategy;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One hot key whose budget is spent: what a rejection costs, the path an attack or a runaway client drives. It
@@ -23,12 +16,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * concurrency strategy setup holds the only permit and never releases it.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(BenchmarkDefaults.FORKS)
-@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
-@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
-public class RejectedStrategyBenchmark {
+public class RejectedStrategyBenchmark extends BenchmarkDefaults {
 
     @Param({"fixed-window", "token-bucket", "sliding-window", "leaky-bucket", "concurrency"})
     String strategy;

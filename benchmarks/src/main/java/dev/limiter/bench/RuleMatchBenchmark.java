@@ -3,17 +3,10 @@ package dev.limiter.bench;
 import dev.limiter.rules.Rule;
 import dev.limiter.rules.RuleSet;
 import dev.limiter.rules.compile.RuleSetLoader;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What the agent pays per HTTP request to find its rules: {@link RuleSet#matchHttp} of one path against
@@ -22,12 +15,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * service with few limited endpoints); both must stay flat however many rules there are, and allocation-free.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(BenchmarkDefaults.FORKS)
-@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
-@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
-public class RuleMatchBenchmark {
+public class RuleMatchBenchmark extends BenchmarkDefaults {
 
     static final int RULES = 1_000;
 

@@ -5,27 +5,17 @@ import dev.limiter.agent.servlet.ServletLimiter;
 import dev.limiter.bootstrap.LimiterBridge;
 import dev.limiter.rules.reload.RuleSetHolder;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.mapper.MappingData;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What the agent's woven servlet entry and exit cost one request, measured without a network: the exact calls
@@ -59,12 +49,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * remaining value and pays for its string; the steady cases show the cached path.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(BenchmarkDefaults.FORKS)
-@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
-@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
-public class ServletRequestBenchmark {
+public class ServletRequestBenchmark extends BenchmarkDefaults {
 
     private static final char[] SERVLET_PATH = "/api".toCharArray();
     private static final char[] PATH_INFO = "/items/a".toCharArray();
@@ -79,7 +64,7 @@ public class ServletRequestBenchmark {
     @Param({"chars"})
     public String paths;
 
-    private Path dir;
+    private TrialRules trial;
     private RuleSetHolder holder;
     private Request request;
     private MappingData mapping;
@@ -103,13 +88,8 @@ public class ServletRequestBenchmark {
 
         String rules = rules(config);
         if (rules != null) {
-            dir = Files.createTempDirectory("limiter-bench");
-            Path file = dir.resolve("rules.yml");
-            Files.writeString(file, "version: 1\n" + rules);
-            holder = RuleSetHolder.open(file);
-            if (holder.lastError() != null) {
-                throw new IllegalStateException(holder.lastError());
-            }
+            trial = TrialRules.open("version: 1\n" + rules, null);
+            holder = trial.holder;
             LimiterBridge.install(new ServletLimiter(holder, new ThrottledLog("dev.limiter.bench", 5_000)));
         }
         // fail fast if the configuration does not do what its name says
@@ -147,18 +127,8 @@ public class ServletRequestBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
         LimiterBridge.install(null);
-        if (holder != null) {
-            holder.close();
-            try (var files = Files.list(dir)) {
-                files.forEach(file -> {
-                    try {
-                        Files.delete(file);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                });
-            }
-            Files.delete(dir);
+        if (trial != null) {
+            trial.close();
         }
     }
 

@@ -5,18 +5,11 @@ import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
 import dev.limiter.core.clock.Clock;
 import dev.limiter.core.store.LocalKeyedLimiter;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The sliding log beside the sliding window: {@link KeyedLimiter#tryAcquire} of one existing key, allowed path,
@@ -33,12 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * 0.8 or 78 KiB); the sliding window runs at its maximum count per window.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(BenchmarkDefaults.FORKS)
-@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
-@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
-public class SlidingLogBenchmark {
+public class SlidingLogBenchmark extends BenchmarkDefaults {
 
     /** 128 ns a "millisecond". */
     static final Clock FAST = () -> System.nanoTime() >>> 7;

@@ -3,18 +3,11 @@ package dev.limiter.bench;
 import dev.limiter.core.Bucket;
 import dev.limiter.core.LimitConfig;
 import dev.limiter.core.RateLimitStrategy;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One hot key, allowed path: {@link RateLimitStrategy#check} on a single shared bucket, the cost of an admitted
@@ -26,12 +19,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * agent's rules read ({@code SystemClock}: one {@code System.currentTimeMillis()} per check).
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(BenchmarkDefaults.FORKS)
-@Warmup(iterations = BenchmarkDefaults.WARMUP_ITERATIONS, time = 1)
-@Measurement(iterations = BenchmarkDefaults.MEASUREMENT_ITERATIONS, time = 1)
-public class StrategyBenchmark {
+public class StrategyBenchmark extends BenchmarkDefaults {
 
     @Param({"fixed-window", "token-bucket", "sliding-window", "leaky-bucket"})
     String strategy;

@@ -10,13 +10,20 @@ import org.junit.jupiter.api.Test;
 
 class ThrottledLogTest {
 
+    /** Held strongly while a test runs: JUL keeps loggers weakly. */
+    private Logger logger;
+
+    /** The records of the logger {@code name}, kept from its parents' handlers. */
+    private LogCapture captured(String name) {
+        logger = Logger.getLogger(name);
+        logger.setUseParentHandlers(false);
+        return LogCapture.on(logger);
+    }
+
     @Test
     void writesOneRecordPerIntervalAndCountsTheRest() {
-        Logger logger = Logger.getLogger("dev.limiter.test.throttled");
-        logger.setUseParentHandlers(false);
-        LogCapture capture = LogCapture.on(logger);
-        List<LogRecord> records = capture.records;
-        try {
+        try (LogCapture capture = captured("dev.limiter.test.throttled")) {
+            List<LogRecord> records = capture.records;
             ThrottledLog log = new ThrottledLog("dev.limiter.test.throttled", 60_000);
             for (int i = 0; i < 1000; i++) {
                 log.warn(Warning.DECISION, "failure " + i, new IllegalStateException());
@@ -30,18 +37,13 @@ class ThrottledLogTest {
             unthrottled.warn(Warning.DECISION, "a", null);
             unthrottled.warn(Warning.DECISION, "b", null);
             assertThat(records).hasSize(3);
-        } finally {
-            capture.close();
         }
     }
 
     @Test
     void aFloodOfOneKindNeitherHidesNorIsCountedInAnother() {
-        Logger logger = Logger.getLogger("dev.limiter.test.throttled.kinds");
-        logger.setUseParentHandlers(false);
-        LogCapture capture = LogCapture.on(logger);
-        List<LogRecord> records = capture.records;
-        try {
+        try (LogCapture capture = captured("dev.limiter.test.throttled.kinds")) {
+            List<LogRecord> records = capture.records;
             ThrottledLog log = new ThrottledLog("dev.limiter.test.throttled.kinds", 60_000);
             for (int i = 0; i < 100; i++) {
                 log.warn(Warning.MISSING_KEY, "no key " + i, null);
@@ -56,18 +58,13 @@ class ThrottledLogTest {
             assertThat(log.suppressed(Warning.WEAVING)).isEqualTo(1);
             assertThat(log.suppressed(Warning.UNSUPPORTED)).isZero();
             assertThat(log.suppressed(Warning.DECISION)).isZero();
-        } finally {
-            capture.close();
         }
     }
 
     @Test
     void theNextRecordOfAKindCountsOnlyWhatThatKindHeldBack() throws InterruptedException {
-        Logger logger = Logger.getLogger("dev.limiter.test.throttled.counts");
-        logger.setUseParentHandlers(false);
-        LogCapture capture = LogCapture.on(logger);
-        List<LogRecord> records = capture.records;
-        try {
+        try (LogCapture capture = captured("dev.limiter.test.throttled.counts")) {
+            List<LogRecord> records = capture.records;
             ThrottledLog log = new ThrottledLog("dev.limiter.test.throttled.counts", 1_000);
             for (int i = 0; i < 5; i++) {
                 log.warn(Warning.DECISION, "rule failed", null);
@@ -79,8 +76,6 @@ class ThrottledLogTest {
             assertThat(records).extracting(LogRecord::getMessage).containsExactly(
                     "rule failed", "permits released",
                     "permits released (4 similar messages suppressed)", "rule failed (4 similar messages suppressed)");
-        } finally {
-            capture.close();
         }
     }
 }
