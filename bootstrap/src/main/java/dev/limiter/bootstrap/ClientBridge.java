@@ -24,6 +24,8 @@ public final class ClientBridge {
 
     /** Set while the delegate itself calls the client: that call was decided already. */
     private static final ThreadLocal<Boolean> UNTOUCHED = new ThreadLocal<>();
+    /** True while the rules in force hold an {@code http-client} rule ({@link #clientRules}). */
+    private static volatile boolean clientRules;
 
     private ClientBridge() {
     }
@@ -34,6 +36,20 @@ public final class ClientBridge {
             return null;
         }
         return CALLS.enterCall(client, request, handler, push, async);
+    }
+
+    /**
+     * True if a call may be decided at all: some rule in force is an {@code http-client} rule and the bridge is
+     * enabled. A woven method whose arguments must first be packed ({@code executeImmediate}'s five, in one
+     * array) asks this before packing them, so a JVM without client rules allocates nothing per call.
+     */
+    public static boolean deciding() {
+        return clientRules && LimiterBridge.isEnabled();
+    }
+
+    /** The agent says whether the rules in force hold an {@code http-client} rule, at start and at each reload. */
+    public static void clientRules(boolean present) {
+        clientRules = present;
     }
 
     /** Called by the delegate inside {@link ClientDelegate#onCallStart}: keep {@code token} for the return. */

@@ -5,6 +5,8 @@ import dev.limiter.agent.diagnostics.Warning;
 import dev.limiter.bootstrap.ClientBridge;
 import dev.limiter.bootstrap.ClientDelegate;
 import dev.limiter.bootstrap.LimiterBridge;
+import dev.limiter.rules.RuleSet;
+import dev.limiter.rules.reload.ReloadListener;
 import dev.limiter.rules.reload.RuleSetHolder;
 import java.util.Arrays;
 import java.util.Map;
@@ -17,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * every client: the token an adapter held ({@link OutboundCallEnd}) is told the call's result, a response or a
  * future of one, or that the call threw.
  */
-public final class OutboundClients implements ClientDelegate {
+public final class OutboundClients implements ClientDelegate, ReloadListener {
 
     /** One HTTP client's adapter of the outbound gate. */
     public interface Adapter {
@@ -77,7 +79,15 @@ public final class OutboundClients implements ClientDelegate {
      * earlier, a call in between would find its class's kind missing, and that answer is kept for the class.
      */
     public void install() {
+        ClientBridge.clientRules(holder.current().maxClientMatches() > 0);
+        holder.addListener(this);
         ClientBridge.install(this);
+    }
+
+    /** Tells the bridge whether any call may be decided now ({@link ClientBridge#deciding}). */
+    @Override
+    public void reloaded(RuleSet previous, RuleSet current) {
+        ClientBridge.clientRules(current.maxClientMatches() > 0);
     }
 
     /** Registers {@code kind}; at start-up, before the first call is decided. */

@@ -1,5 +1,6 @@
 package dev.limiter.agent.weave;
 
+import net.bytebuddy.jar.asm.Label;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
@@ -10,7 +11,8 @@ import net.bytebuddy.jar.asm.Type;
  * response or its future ({@code HttpClientFacade.send} and {@code sendAsync} of {@code java.net.http}), a
  * request's {@code doExecute(target, request, context)} (Apache HttpClient 5), or a call object's own
  * {@code execute()} returning the response and {@code enqueue(callback)} returning nothing (OkHttp); a method of
- * more than three arguments (Apache's async {@code executeImmediate}) passes them all in one array instead:
+ * more than three arguments (Apache's async {@code executeImmediate}) passes them all in one array instead, made
+ * only if {@code ClientBridge.deciding()} says a rule may decide the call (else the answer is null at once):
  *
  * <pre>
  *   Object ours;
@@ -46,6 +48,17 @@ final class ClientCallAdvice extends ReturnedValueAdvice {
 
     @Override
     void enter() {
+        Label decided = null;
+        if (argumentCount > 3) { // packed only if a rule may decide the call: no array per call without one
+            Label deciding = new Label();
+            decided = new Label();
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, bridge, "deciding", "()Z", false);
+            mv.visitJumpInsn(Opcodes.IFNE, deciding);
+            mv.visitInsn(Opcodes.ACONST_NULL); // as the bridge answers a call it leaves alone
+            mv.visitJumpInsn(Opcodes.GOTO, decided);
+            mv.visitLabel(deciding);
+            arguments.visit(mv, null);
+        }
         mv.visitVarInsn(Opcodes.ALOAD, 0);
         if (argumentCount > 3) { // all of them in one array, in the first place
             mv.visitIntInsn(Opcodes.BIPUSH, argumentCount);
@@ -68,6 +81,10 @@ final class ClientCallAdvice extends ReturnedValueAdvice {
         }
         mv.visitInsn(async ? Opcodes.ICONST_1 : Opcodes.ICONST_0);
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, bridge, "enter", ENTER, false);
+        if (decided != null) {
+            mv.visitLabel(decided);
+            arguments.visit(mv, OBJECT);
+        }
     }
 
     /**

@@ -28,6 +28,7 @@ class EntryWiringTest {
     @AfterEach
     void uninstall() {
         ClientBridge.install(null);
+        ClientBridge.clientRules(false);
     }
 
     @Test
@@ -54,5 +55,44 @@ class EntryWiringTest {
         assertThat(ClientBridge.enter(connection, null, null, null, false)).isNull();
         HttpURLConnection second = (HttpURLConnection) URI.create("http://127.0.0.1:9/b").toURL().openConnection();
         assertThat(ClientBridge.enter(second, null, null, null, false)).isInstanceOf(Throwable.class);
+    }
+
+    /** The bridge knows whether a call may be decided at all, from the start and across reloads both ways. */
+    @Test
+    void theBridgeKnowsWhetherAnyClientRuleIsInForce() throws Exception {
+        Path file = dir.resolve("rules.yml");
+        String client = """
+                version: 1
+                rules:
+                  - id: partner
+                    match: { http-client: { host: 127.0.0.1 } }
+                    limit: 1
+                    window: 1h
+                """;
+        String server = """
+                version: 1
+                rules:
+                  - id: api
+                    match: { http: { path: /api/** } }
+                    limit: 1
+                    window: 1h
+                """;
+        Files.writeString(file, server);
+        RuleSetHolder holder = RuleSetHolder.open(file);
+        ClientBridge.clientRules(true);
+        EntryWiring wiring = new EntryWiring(holder, new ThrottledLog("dev.limiter.test", 0));
+        for (EntryPoint entry : EntryPoints.ALL) {
+            entry.install(wiring);
+        }
+        wiring.installClients();
+        assertThat(ClientBridge.deciding()).as("no http-client rule at start").isFalse();
+
+        Files.writeString(file, client);
+        assertThat(holder.reload()).isTrue();
+        assertThat(ClientBridge.deciding()).as("a reload added one").isTrue();
+
+        Files.writeString(file, server);
+        assertThat(holder.reload()).isTrue();
+        assertThat(ClientBridge.deciding()).as("a reload removed it").isFalse();
     }
 }
