@@ -22,6 +22,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EntryWiringTest {
 
+    private static final String CLIENT_RULE = """
+            version: 1
+            rules:
+              - id: partner
+                match: { http-client: { host: 127.0.0.1 } }
+                limit: 1
+                window: 1h
+            """;
+
     @TempDir
     Path dir;
 
@@ -34,14 +43,7 @@ class EntryWiringTest {
     @Test
     void theClientsRegistryReachesTheBridgeOnlyOnceEveryKindHasJoined() throws Exception {
         Path file = dir.resolve("rules.yml");
-        Files.writeString(file, """
-                version: 1
-                rules:
-                  - id: partner
-                    match: { http-client: { host: 127.0.0.1 } }
-                    limit: 1
-                    window: 1h
-                """);
+        Files.writeString(file, CLIENT_RULE);
         EntryWiring wiring = new EntryWiring(RuleSetHolder.open(file), new ThrottledLog("dev.limiter.test", 0));
         ClientBridge.install(null);
         for (EntryPoint entry : EntryPoints.ALL) {
@@ -61,14 +63,6 @@ class EntryWiringTest {
     @Test
     void theBridgeKnowsWhetherAnyClientRuleIsInForce() throws Exception {
         Path file = dir.resolve("rules.yml");
-        String client = """
-                version: 1
-                rules:
-                  - id: partner
-                    match: { http-client: { host: 127.0.0.1 } }
-                    limit: 1
-                    window: 1h
-                """;
         String server = """
                 version: 1
                 rules:
@@ -81,18 +75,22 @@ class EntryWiringTest {
         RuleSetHolder holder = RuleSetHolder.open(file);
         ClientBridge.clientRules(true);
         EntryWiring wiring = new EntryWiring(holder, new ThrottledLog("dev.limiter.test", 0));
-        for (EntryPoint entry : EntryPoints.ALL) {
-            entry.install(wiring);
-        }
+        installAll(wiring);
         wiring.installClients();
         assertThat(ClientBridge.deciding()).as("no http-client rule at start").isFalse();
 
-        Files.writeString(file, client);
+        Files.writeString(file, CLIENT_RULE);
         assertThat(holder.reload()).isTrue();
         assertThat(ClientBridge.deciding()).as("a reload added one").isTrue();
 
         Files.writeString(file, server);
         assertThat(holder.reload()).isTrue();
         assertThat(ClientBridge.deciding()).as("a reload removed it").isFalse();
+    }
+
+    private static void installAll(EntryWiring wiring) {
+        for (EntryPoint entry : EntryPoints.ALL) {
+            entry.install(wiring);
+        }
     }
 }

@@ -106,16 +106,7 @@ class ClientCallAdviceTest {
     private static Class<?> wovenStep() throws Exception {
         byte[] woven = EntryPointWeaver.weave(stepClass(), WeaveTarget.named("apache-async").bit);
         assertThat(woven).as("woven").isNotNull();
-        ClassLoader loader = new ClassLoader(ClientCallAdviceTest.class.getClassLoader()) {
-            @Override
-            protected Class<?> findClass(String name) throws ClassNotFoundException {
-                if (!name.equals(STEP.replace('/', '.'))) {
-                    throw new ClassNotFoundException(name);
-                }
-                return defineClass(name, woven, 0, woven.length);
-            }
-        };
-        return loader.loadClass(STEP.replace('/', '.'));
+        return StandIns.define(STEP, woven);
     }
 
     /**
@@ -124,21 +115,10 @@ class ClientCallAdviceTest {
      * {@code n} times with null arguments on one instance.
      */
     private static byte[] stepClass() {
-        ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS | ClassWriter.COMPUTE_FRAMES) {
-            @Override
-            protected String getCommonSuperClass(String type1, String type2) {
-                return "java/lang/Object";
-            }
-        };
+        ClassWriter writer = StandIns.writer();
         writer.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, STEP, null, "java/lang/Object", null);
         writer.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "ran", "I", null, null).visitEnd();
-        MethodVisitor init = writer.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
-        init.visitCode();
-        init.visitVarInsn(Opcodes.ALOAD, 0);
-        init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
-        init.visitInsn(Opcodes.RETURN);
-        init.visitMaxs(0, 0);
-        init.visitEnd();
+        StandIns.constructor(writer);
 
         MethodVisitor execute = writer.visitMethod(Opcodes.ACC_PUBLIC, "executeImmediate", EXECUTE_IMMEDIATE, null,
                 null);

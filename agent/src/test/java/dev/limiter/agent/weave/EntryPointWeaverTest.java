@@ -235,13 +235,7 @@ class EntryPointWeaverTest {
         ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
         writer.visit(Opcodes.V1_5, Opcodes.ACC_PUBLIC, "weavingtest/OldServlet", null, "jakarta/servlet/GenericServlet",
                 null);
-        MethodVisitor init = writer.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
-        init.visitCode();
-        init.visitVarInsn(Opcodes.ALOAD, 0);
-        init.visitMethodInsn(Opcodes.INVOKESPECIAL, "jakarta/servlet/GenericServlet", "<init>", "()V", false);
-        init.visitInsn(Opcodes.RETURN);
-        init.visitMaxs(0, 0);
-        init.visitEnd();
+        StandIns.constructor(writer, "jakarta/servlet/GenericServlet");
         MethodVisitor service = writer.visitMethod(Opcodes.ACC_PUBLIC, "service",
                 "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;)V", null, null);
         service.visitCode();

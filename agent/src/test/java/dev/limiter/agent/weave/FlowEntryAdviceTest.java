@@ -230,7 +230,7 @@ class FlowEntryAdviceTest {
     private static byte[] plainClass(String name) {
         ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS | ClassWriter.COMPUTE_FRAMES);
         writer.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name, null, "java/lang/Object", null);
-        constructor(writer);
+        StandIns.constructor(writer);
         writer.visitEnd();
         return writer.toByteArray();
     }
@@ -258,7 +258,7 @@ class FlowEntryAdviceTest {
         writer.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, LIFECYCLE, null, "java/lang/Object", null);
         writer.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "runs", "I", null, null).visitEnd();
         writer.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "other", "Z", null, null).visitEnd();
-        constructor(writer);
+        StandIns.constructor(writer);
         MethodVisitor m = writer.visitMethod(Opcodes.ACC_PROTECTED | Opcodes.ACC_FINAL, "normalFlow", NORMAL_FLOW,
                 null, null);
         m.visitCode();
@@ -300,15 +300,5 @@ class FlowEntryAdviceTest {
         old.visitEnd();
         writer.visitEnd();
         return writer.toByteArray();
-    }
-
-    private static void constructor(ClassWriter writer) {
-        MethodVisitor init = writer.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
-        init.visitCode();
-        init.visitVarInsn(Opcodes.ALOAD, 0);
-        init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
-        init.visitInsn(Opcodes.RETURN);
-        init.visitMaxs(0, 0);
-        init.visitEnd();
     }
 }

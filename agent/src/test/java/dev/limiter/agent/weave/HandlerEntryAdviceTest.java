@@ -191,19 +191,9 @@ class HandlerEntryAdviceTest {
     private static byte[] emptyClass(String name) {
         ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
         writer.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name, null, "java/lang/Object", null);
-        constructor(writer);
+        StandIns.constructor(writer);
         writer.visitEnd();
         return writer.toByteArray();
-    }
-
-    private static void constructor(ClassWriter writer) {
-        MethodVisitor init = writer.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
-        init.visitCode();
-        init.visitVarInsn(Opcodes.ALOAD, 0);
-        init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
-        init.visitInsn(Opcodes.RETURN);
-        init.visitMaxs(0, 0);
-        init.visitEnd();
     }
 
     /**
@@ -212,17 +202,12 @@ class HandlerEntryAdviceTest {
      * {@code routed} in a local of its own, returns if it is null, adds the request, then throws if {@code fail}.
      */
     private static byte[] routingClass() {
-        ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS | ClassWriter.COMPUTE_FRAMES) {
-            @Override
-            protected String getCommonSuperClass(String type1, String type2) {
-                return "java/lang/Object";
-            }
-        };
+        ClassWriter writer = StandIns.writer();
         writer.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, ROUTING, null, "java/lang/Object", null);
         writer.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "routed", "Ljava/util/List;", null, null)
                 .visitEnd();
         writer.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "fail", "Z", null, null).visitEnd();
-        constructor(writer);
+        StandIns.constructor(writer);
 
         MethodVisitor m = writer.visitMethod(Opcodes.ACC_PUBLIC, "route", ROUTE, null, null);
         m.visitCode();

@@ -218,7 +218,7 @@ class ReactiveEntryAdviceTest {
     private static byte[] plainClass(String name) {
         ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS | ClassWriter.COMPUTE_FRAMES);
         writer.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name, null, "java/lang/Object", null);
-        constructor(writer);
+        StandIns.constructor(writer);
         writer.visitEnd();
         return writer.toByteArray();
     }
@@ -245,7 +245,7 @@ class ReactiveEntryAdviceTest {
         };
         writer.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, ADAPTER, null, "java/lang/Object", null);
         writer.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "runs", "I", null, null).visitEnd();
-        constructor(writer);
+        StandIns.constructor(writer);
         MethodVisitor m = writer.visitMethod(Opcodes.ACC_PUBLIC, "handle",
                 "(L" + REQUEST + ";L" + RESPONSE + ";)L" + MONO + ";", null, null);
         m.visitCode();
@@ -279,15 +279,5 @@ class ReactiveEntryAdviceTest {
         m.visitEnd();
         writer.visitEnd();
         return writer.toByteArray();
-    }
-
-    private static void constructor(ClassWriter writer) {
-        MethodVisitor init = writer.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
-        init.visitCode();
-        init.visitVarInsn(Opcodes.ALOAD, 0);
-        init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
-        init.visitInsn(Opcodes.RETURN);
-        init.visitMaxs(0, 0);
-        init.visitEnd();
     }
 }

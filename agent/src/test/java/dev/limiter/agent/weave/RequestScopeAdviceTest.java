@@ -123,12 +123,7 @@ class RequestScopeAdviceTest {
      * chain failed")} if {@code fails}, else returns from one of two returns (so more than one return is woven).
      */
     private static byte[] contextClass() {
-        ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS | ClassWriter.COMPUTE_FRAMES) {
-            @Override
-            protected String getCommonSuperClass(String type1, String type2) {
-                return "java/lang/Object";
-            }
-        };
+        ClassWriter writer = StandIns.writer();
         writer.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER | Opcodes.ACC_ABSTRACT, CONTEXT, null,
                 "java/lang/Object", new String[] {"java/lang/Runnable"});
         writer.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "seen", "Ljava/util/List;", null, null).visitEnd();

@@ -90,16 +90,7 @@ class RoutingEntryAdviceTest {
         Stand() throws Exception {
             byte[] woven = EntryPointWeaver.weave(contextClass(), WeaveTarget.named("vertx-web").bit);
             assertThat(woven).as("woven").isNotNull();
-            ClassLoader loader = new ClassLoader(RoutingEntryAdviceTest.class.getClassLoader()) {
-                @Override
-                protected Class<?> findClass(String name) throws ClassNotFoundException {
-                    if (!name.equals(CONTEXT.replace('/', '.'))) {
-                        throw new ClassNotFoundException(name);
-                    }
-                    return defineClass(name, woven, 0, woven.length);
-                }
-            };
-            type = loader.loadClass(CONTEXT.replace('/', '.'));
+            type = StandIns.define(CONTEXT, woven);
             type.getField("routed").set(null, new ArrayList<>());
         }
 
@@ -128,22 +119,11 @@ class RoutingEntryAdviceTest {
      * {@code void route()} that adds {@code this} to {@code routed} if the list is there, from one of two returns.
      */
     static byte[] contextClass() {
-        ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS | ClassWriter.COMPUTE_FRAMES) {
-            @Override
-            protected String getCommonSuperClass(String type1, String type2) {
-                return "java/lang/Object";
-            }
-        };
+        ClassWriter writer = StandIns.writer();
         writer.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, CONTEXT, null, "java/lang/Object", null);
         writer.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "routed", "Ljava/util/List;", null, null)
                 .visitEnd();
-        MethodVisitor init = writer.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
-        init.visitCode();
-        init.visitVarInsn(Opcodes.ALOAD, 0);
-        init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
-        init.visitInsn(Opcodes.RETURN);
-        init.visitMaxs(0, 0);
-        init.visitEnd();
+        StandIns.constructor(writer);
 
         MethodVisitor m = writer.visitMethod(0, "route", "()V", null, null);
         m.visitCode();
