@@ -9,6 +9,7 @@ import dev.limiter.rules.reload.ReloadListener;
 import dev.limiter.rules.reload.RuleSetHolder;
 import java.net.InetSocketAddress;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -18,8 +19,10 @@ import java.util.logging.Logger;
  * application's first request, at most 10 s, or {@code limiter.jmx.delay}), never in premain: binding a socket
  * starts NIO and a selector thread, which the application's start-up does not need to compete with.
  *
- * <p>The endpoint is opened once. A reload that changes {@code metrics.prometheus.listen} is logged as needing a
- * restart; a failure to bind is logged and the application runs on without the endpoint.
+ * <p>An endpoint, once open, stays where it is: a reload that changes {@code metrics.prometheus.listen} is logged
+ * as needing a restart. While none is open (the file asked for none, was invalid at start-up, or its address could
+ * not be bound) a reload that asks for one opens it. A failure to bind is logged and the application runs on
+ * without the endpoint.
  */
 public final class MetricsStarter {
 
@@ -27,10 +30,11 @@ public final class MetricsStarter {
     }
 
     /**
-     * Starts the opening thread if an endpoint is asked for, and follows reloads to report a changed address.
+     * Starts the opening thread if an endpoint is asked for, and follows reloads: one that asks for an endpoint
+     * while none is open opens it; one that changes the address of the open one is reported.
      *
      * @param fromArgs the agent argument's {@code HOST:PORT}, or null
-     * @return the thread, or null when no endpoint is asked for
+     * @return the opening thread, or null when no endpoint is asked for at start
      */
     public static Thread start(String fromArgs, RuleSetHolder holder, RedisLimiterFactory store, Logger log) {
         MetricsSpec fromFile = holder.current().metrics();
@@ -39,72 +43,93 @@ public final class MetricsStarter {
             log.info("limiter: the agent argument prometheus=" + fromArgs + " wins over the rules file's"
                     + " metrics.prometheus.listen " + fromFile.prometheusListen());
         }
-        holder.addListener(new ListenChange(listen, fromArgs != null, log));
-        if (listen == null) {
-            return null;
-        }
-        return DaemonThreads.start(new Opening(listen, new LimiterMetrics(holder, store), log),
-                "limiter-metrics-start");
+        Endpoint endpoint = new Endpoint(holder, store, log, fromArgs != null);
+        holder.addListener(endpoint);
+        return listen == null ? null : endpoint.open(listen);
     }
 
-    /** Opens the endpoint when start-up is over (a class, not a lambda: nothing to spin while the app starts). */
-    private static final class Opening implements Runnable {
+    /** The one endpoint of this JVM: opened once, where the agent argument or the rules file asks. */
+    private static final class Endpoint implements ReloadListener {
 
-        private final String listen;
-        private final LimiterMetrics metrics;
+        private final RuleSetHolder holder;
+        private final RedisLimiterFactory store;
         private final Logger log;
-
-        Opening(String listen, LimiterMetrics metrics, Logger log) {
-            this.listen = listen;
-            this.metrics = metrics;
-            this.log = log;
-        }
-
-        @Override
-        public void run() {
-            try {
-                JmxStarter.awaitStartupDone(log);
-                PrometheusEndpoint endpoint = PrometheusEndpoint.open(MetricsSpec.host(listen),
-                        MetricsSpec.port(listen), metrics);
-                InetSocketAddress bound = endpoint.address();
-                String host = bound.getAddress().getHostAddress();
-                log.info("limiter: Prometheus metrics on http://" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host)
-                        + ":" + bound.getPort() + PrometheusEndpoint.PATH);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (Throwable t) {
-                log.log(Level.WARNING, "limiter: cannot open the Prometheus endpoint on " + listen + " (" + t
-                        + "); the application runs on without it", (Throwable) null);
-            }
-        }
-    }
-
-    /** Tells the operator that a changed {@code metrics.prometheus.listen} takes a restart. */
-    private static final class ListenChange implements ReloadListener {
-
-        private final String inUse;
         private final boolean fromArgs;
-        private final Logger log;
-        private String reported;
+        /** Set while an opening thread runs, so a reload meanwhile does not start a second one. */
+        private final AtomicBoolean opening = new AtomicBoolean();
+        /** The address asked for that is open, or null. */
+        private volatile String open;
+        /** The address last asked for, while one is open: a changed address is reported once. */
+        private volatile String reported;
 
-        ListenChange(String inUse, boolean fromArgs, Logger log) {
-            this.inUse = inUse;
-            this.fromArgs = fromArgs;
+        Endpoint(RuleSetHolder holder, RedisLimiterFactory store, Logger log, boolean fromArgs) {
+            this.holder = holder;
+            this.store = store;
             this.log = log;
-            this.reported = inUse;
+            this.fromArgs = fromArgs;
+        }
+
+        /** Opens {@code listen} on a thread of its own, unless an opening is under way; returns the thread. */
+        Thread open(String listen) {
+            if (!opening.compareAndSet(false, true)) {
+                return null;
+            }
+            return DaemonThreads.start(new Opening(listen, this), "limiter-metrics-start");
         }
 
         @Override
         public void reloaded(RuleSet previous, RuleSet current) {
             String asked = current.metrics().prometheusListen();
-            if (fromArgs || Objects.equals(asked, inUse) || Objects.equals(asked, reported)) {
+            String inUse = open;
+            if (fromArgs || asked == null && inUse == null) {
+                return;
+            }
+            if (inUse == null) {
+                open(asked); // nothing open: the file now asks for an endpoint, open it
+                return;
+            }
+            if (Objects.equals(asked, inUse) || Objects.equals(asked, reported)) {
                 reported = asked;
                 return;
             }
             reported = asked;
             log.warning("limiter: metrics.prometheus.listen is now " + (asked == null ? "absent" : asked)
-                    + "; the Prometheus endpoint " + (inUse == null ? "is not open" : "stays on " + inUse)
-                    + " until the JVM restarts");
+                    + "; the Prometheus endpoint stays on " + inUse + " until the JVM restarts");
+        }
+
+        /** Binds {@code listen} once start-up is over (a class, not a lambda: nothing to spin at start-up). */
+        private static final class Opening implements Runnable {
+
+            private final String listen;
+            private final Endpoint endpoint;
+
+            Opening(String listen, Endpoint endpoint) {
+                this.listen = listen;
+                this.endpoint = endpoint;
+            }
+
+            @Override
+            public void run() {
+                Logger log = endpoint.log;
+                try {
+                    JmxStarter.awaitStartupDone(log);
+                    PrometheusEndpoint opened = PrometheusEndpoint.open(MetricsSpec.host(listen),
+                            MetricsSpec.port(listen), new LimiterMetrics(endpoint.holder, endpoint.store));
+                    endpoint.open = listen;
+                    endpoint.reported = listen;
+                    InetSocketAddress bound = opened.address();
+                    String host = bound.getAddress().getHostAddress();
+                    log.info("limiter: Prometheus metrics on http://" + (host.indexOf(':') >= 0 ? "[" + host + "]"
+                            : host) + ":" + bound.getPort() + PrometheusEndpoint.PATH);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (Throwable t) {
+                    log.log(Level.WARNING, "limiter: cannot open the Prometheus endpoint on " + listen + " (" + t
+                            + "); the application runs on without it", (Throwable) null);
+                } finally {
+                    endpoint.opening.set(false);
+                }
+            }
         }
     }
 }
