@@ -9,7 +9,7 @@ import dev.limiter.rules.reload.ReloadListener;
 import dev.limiter.rules.reload.RuleSetHolder;
 import java.net.InetSocketAddress;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -55,11 +55,9 @@ public final class MetricsStarter {
         private final RedisLimiterFactory store;
         private final Logger log;
         private final boolean fromArgs;
-        /** Set while an opening thread runs, so a reload meanwhile does not start a second one. */
-        private final AtomicBoolean opening = new AtomicBoolean();
-        /** The address asked for that is open, or null. */
-        private volatile String open;
-        /** The address last asked for, while one is open: a changed address is reported once. */
+        /** The address open or being opened, or null: set once per opening, cleared if the bind fails. */
+        private final AtomicReference<String> target = new AtomicReference<>();
+        /** The address last asked for: a changed address is reported once. */
         private volatile String reported;
 
         Endpoint(RuleSetHolder holder, RedisLimiterFactory store, Logger log, boolean fromArgs) {
@@ -69,18 +67,19 @@ public final class MetricsStarter {
             this.fromArgs = fromArgs;
         }
 
-        /** Opens {@code listen} on a thread of its own, unless an opening is under way; returns the thread. */
+        /** Opens {@code listen} on a thread of its own unless one is open or being opened; returns the thread. */
         Thread open(String listen) {
-            if (!opening.compareAndSet(false, true)) {
+            if (!target.compareAndSet(null, listen)) {
                 return null;
             }
-            return DaemonThreads.start(new Opening(listen, this), "limiter-metrics-start");
+            reported = listen;
+            return DaemonThreads.start(new Opening(listen), "limiter-metrics-start");
         }
 
         @Override
         public void reloaded(RuleSet previous, RuleSet current) {
             String asked = current.metrics().prometheusListen();
-            String inUse = open;
+            String inUse = target.get();
             if (fromArgs || asked == null && inUse == null) {
                 return;
             }
@@ -98,25 +97,20 @@ public final class MetricsStarter {
         }
 
         /** Binds {@code listen} once start-up is over (a class, not a lambda: nothing to spin at start-up). */
-        private static final class Opening implements Runnable {
+        private final class Opening implements Runnable {
 
             private final String listen;
-            private final Endpoint endpoint;
 
-            Opening(String listen, Endpoint endpoint) {
+            Opening(String listen) {
                 this.listen = listen;
-                this.endpoint = endpoint;
             }
 
             @Override
             public void run() {
-                Logger log = endpoint.log;
                 try {
                     JmxStarter.awaitStartupDone(log);
                     PrometheusEndpoint opened = PrometheusEndpoint.open(MetricsSpec.host(listen),
-                            MetricsSpec.port(listen), new LimiterMetrics(endpoint.holder, endpoint.store));
-                    endpoint.open = listen;
-                    endpoint.reported = listen;
+                            MetricsSpec.port(listen), new LimiterMetrics(holder, store));
                     InetSocketAddress bound = opened.address();
                     String host = bound.getAddress().getHostAddress();
                     log.info("limiter: Prometheus metrics on http://" + (host.indexOf(':') >= 0 ? "[" + host + "]"
@@ -124,10 +118,9 @@ public final class MetricsStarter {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 } catch (Throwable t) {
+                    target.compareAndSet(listen, null); // not open: a later reload may ask again
                     log.log(Level.WARNING, "limiter: cannot open the Prometheus endpoint on " + listen + " (" + t
                             + "); the application runs on without it", (Throwable) null);
-                } finally {
-                    endpoint.opening.set(false);
                 }
             }
         }
